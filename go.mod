@@ -1,0 +1,3 @@
+module acambient
+
+go 1.26.8
