@@ -43,6 +43,10 @@ type Region struct {
 	SceneInfo    *SceneDesc  `json:"sceneInfo,omitempty"`  // iff PartsMask&PartScene
 	TerrainInfo  TerrainDesc `json:"terrainInfo"`          // always on disk (§3.4)
 	RegionMisc   *RegionMisc `json:"regionMisc,omitempty"` // iff PartsMask&PartMisc
+
+	// rawStrings keeps the stored bytes of PStrings whose on-disk form is not
+	// the canonical encoding of their value, so Encode is exact (pstring.go).
+	rawStrings []rawPString
 }
 
 // parts_mask bits (spec §3.4).

@@ -1,0 +1,112 @@
+package ambient
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Event kinds (contracts §1.3).
+const (
+	KindPlay    = "play"
+	KindSkip    = "skip"
+	KindDequeue = "dequeue"
+	KindSteal   = "steal"
+)
+
+// Skip reasons (contracts §1.3).
+const (
+	ReasonChance      = "chance"      // IntermitSound::PlayNow's roll failed
+	ReasonProbability = "probability" // the SoundTable entry's CRT rand() gate failed
+	ReasonCull        = "cull"        // gain ≤ 0 or below −50 dB
+	ReasonNoWave      = "noWave"      // no entry for the stype, a 0 wave id, or the wave missing/undecodable
+	ReasonNoTable     = "noTable"     // the STB's SoundTable is not loaded
+)
+
+// Event is one decision of the engine: a sound to play (what, how loud, from
+// where), a skipped fire, a sound leaving the queue, or a voice cut off.
+type Event struct {
+	T          float64 // absolute seconds
+	Kind       string  // KindPlay, KindSkip, KindDequeue or KindSteal
+	STBIndex   int
+	SoundIndex int
+	SType      uint32
+	Continuous bool
+	Wave       uint32
+	Variant    int
+	Gain       float64 // linear, after every factor
+	DB         int     // whole dB as sent to the voice
+	Pan        int     // −15..15, positive = right
+	Dir        int     // direction band 1..8, 0 for a centred play
+	Dist       float64 // metres; 0 for a centred play
+	Reason     string
+}
+
+// MarshalJSON writes exactly the keys contracts §1.3 lists for the event's
+// kind, ids as "0x%08X" and numbers as plain decimals.
+func (ev Event) MarshalJSON() ([]byte, error) {
+	for _, v := range [...]float64{ev.T, ev.Gain, ev.Dist} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("ambient: %s event at t=%v: %v is not a number JSON can hold", ev.Kind, ev.T, v)
+		}
+	}
+	b := make([]byte, 0, 256)
+	b = append(b, `{"t":`...)
+	b = appendFloat(b, ev.T)
+	b = append(b, `,"event":`...)
+	b = strconv.AppendQuote(b, ev.Kind)
+	switch ev.Kind {
+	case KindPlay:
+		b = appendSound(b, ev)
+		b = append(b, `,"sType":`...)
+		b = strconv.AppendUint(b, uint64(ev.SType), 10)
+		b = append(b, `,"continuous":`...)
+		b = strconv.AppendBool(b, ev.Continuous)
+		b = appendID(b, "wave", ev.Wave)
+		b = appendInt(b, "variant", ev.Variant)
+		b = append(b, `,"gain":`...)
+		b = appendFloat(b, ev.Gain)
+		b = appendInt(b, "db", ev.DB)
+		b = appendInt(b, "pan", ev.Pan)
+		b = appendInt(b, "dir", ev.Dir)
+		b = append(b, `,"dist":`...)
+		b = appendFloat(b, ev.Dist)
+	case KindSkip:
+		b = appendSound(b, ev)
+		b = append(b, `,"reason":`...)
+		b = strconv.AppendQuote(b, ev.Reason)
+	case KindDequeue:
+		b = appendSound(b, ev)
+	case KindSteal:
+		b = appendID(b, "wave", ev.Wave)
+	default:
+		return nil, fmt.Errorf("ambient: event at t=%v: unknown kind %q", ev.T, ev.Kind)
+	}
+	return append(b, '}'), nil
+}
+
+func appendSound(b []byte, ev Event) []byte {
+	b = appendInt(b, "stbIndex", ev.STBIndex)
+	return appendInt(b, "soundIndex", ev.SoundIndex)
+}
+
+func appendInt(b []byte, key string, v int) []byte {
+	b = append(b, `,"`...)
+	b = append(b, key...)
+	b = append(b, `":`...)
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+func appendID(b []byte, key string, id uint32) []byte {
+	b = append(b, `,"`...)
+	b = append(b, key...)
+	return fmt.Appendf(b, `":"0x%08X"`, id)
+}
+
+// appendFloat writes the shortest plain decimal that reads back as v.
+func appendFloat(b []byte, v float64) []byte {
+	if v == 0 {
+		return append(b, '0') // also turns −0 into 0
+	}
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}

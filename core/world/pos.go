@@ -1,0 +1,162 @@
+package world
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Spec is a parsed POS string (contracts §1.1): a position, whether its z must
+// still come from the terrain (map coordinates carry none), and an optional
+// compass heading for a camera.
+type Spec struct {
+	Pos        Position
+	NeedsZ     bool
+	Heading    float64 // compass degrees, 0 = north, 90 = east; valid when HasHeading
+	HasHeading bool
+}
+
+var (
+	// 0x7D64000D [51.9 112.1 11.9] w x y z — what /loc prints; players paste it.
+	locRe = regexp.MustCompile(`^(?:Your location is:\s*)?(0[xX][0-9A-Fa-f]{1,8})\s*\[\s*(\S+)\s+(\S+)\s+(\S+)\s*\](?:\s+\S+\s+\S+\s+\S+\s+\S+)?$`)
+	// 42.1N, 33.6E
+	mapRe = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?)\s*([NSns])[\s,]+([0-9]+(?:\.[0-9]*)?)\s*([EWew])$`)
+)
+
+// ParsePOS reads the four POS forms of contracts §1.1:
+//
+//	0xA9B4001F/84.5,160.2,42     objcell id and landblock-local origin (metres)
+//	@41232.5,34720.2,42          global metres; the outdoor cell is derived
+//	42.1N,33.6E                  map coordinates; z comes from the terrain (NeedsZ)
+//	0x7D64000D [51.9 112.1 11.9] the game's /loc output, optionally with its
+//	                             "Your location is: " prefix and quaternion
+//
+// Any form may end in "/H", a compass heading in degrees (for a camera).
+// The objcell form is taken as given, as retail trusts a position's cell:
+// only the numbers are checked.
+func ParsePOS(s string) (Spec, error) {
+	in := strings.TrimSpace(s)
+	if in == "" {
+		return Spec{}, fmt.Errorf("position: empty")
+	}
+	var sp Spec
+	body := in
+	// A trailing "/H" heading. The objcell form has one slash of its own.
+	if parts := strings.Split(in, "/"); len(parts) > 1 {
+		own := 0
+		if isObjcellForm(parts[0]) {
+			own = 1
+		}
+		switch len(parts) - 1 - own {
+		case 0:
+		case 1:
+			h, err := parseFloat(parts[len(parts)-1])
+			if err != nil {
+				return Spec{}, fmt.Errorf("position %q: heading: %v", s, err)
+			}
+			sp.Heading = math.Mod(math.Mod(h, 360)+360, 360)
+			sp.HasHeading = true
+			body = strings.Join(parts[:len(parts)-1], "/")
+		default:
+			return Spec{}, fmt.Errorf("position %q: too many '/'", s)
+		}
+	}
+	var err error
+	switch {
+	case strings.HasPrefix(body, "@"):
+		err = sp.parseGlobal(body[1:])
+	case locRe.MatchString(body):
+		m := locRe.FindStringSubmatch(body)
+		err = sp.parseLocal(m[1], m[2:5])
+	case isObjcellForm(body):
+		i := strings.IndexByte(body, '/')
+		if i < 0 {
+			return Spec{}, fmt.Errorf("position %q: want 0xXXYYCCCC/x,y,z", s)
+		}
+		err = sp.parseLocal(body[:i], strings.Split(body[i+1:], ","))
+	case mapRe.MatchString(body):
+		err = sp.parseMap(mapRe.FindStringSubmatch(body))
+	default:
+		return Spec{}, fmt.Errorf("position %q: want 0xXXYYCCCC/x,y,z, @X,Y,Z, 42.1N,33.6E or a /loc line", s)
+	}
+	if err != nil {
+		return Spec{}, fmt.Errorf("position %q: %v", s, err)
+	}
+	return sp, nil
+}
+
+func isObjcellForm(s string) bool {
+	return len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X") && !strings.ContainsAny(s, "[")
+}
+
+func (sp *Spec) parseLocal(cell string, xyz []string) error {
+	id, err := strconv.ParseUint(cell[2:], 16, 32)
+	if err != nil {
+		return fmt.Errorf("objcell %q: not 32-bit hex", cell)
+	}
+	low := id & 0xFFFF
+	if !(low >= 1 && low <= MaxOutdoorLow) && !(low >= 0x100 && low <= 0xFFFD) {
+		return fmt.Errorf("objcell 0x%08X: low 16 bits are neither a land cell (1..0x40) nor an EnvCell (0x100..0xFFFD)", id)
+	}
+	if !ValidBlock(BlockX(uint32(id)), BlockY(uint32(id))) {
+		return fmt.Errorf("objcell 0x%08X: landblock outside the 255×255 world", id)
+	}
+	v, err := parseXYZ(xyz)
+	if err != nil {
+		return err
+	}
+	sp.Pos = Position{ObjCellID: uint32(id), X: float32(v[0]), Y: float32(v[1]), Z: float32(v[2])}
+	return nil
+}
+
+func (sp *Spec) parseGlobal(s string) error {
+	v, err := parseXYZ(strings.Split(s, ","))
+	if err != nil {
+		return err
+	}
+	sp.Pos, err = FromGlobal(v[0], v[1], v[2])
+	return err
+}
+
+func (sp *Spec) parseMap(m []string) error {
+	ns, _ := strconv.ParseFloat(m[1], 64)
+	ew, _ := strconv.ParseFloat(m[3], 64)
+	if strings.EqualFold(m[2], "S") {
+		ns = -ns
+	}
+	if strings.EqualFold(m[4], "W") {
+		ew = -ew
+	}
+	X, Y := FromMap(ns, ew)
+	p, err := FromGlobal(X, Y, 0)
+	if err != nil {
+		return err
+	}
+	sp.Pos, sp.NeedsZ = p, true
+	return nil
+}
+
+func parseXYZ(parts []string) ([3]float64, error) {
+	var v [3]float64
+	if len(parts) != 3 {
+		return v, fmt.Errorf("want three numbers x,y,z, got %d", len(parts))
+	}
+	for i, p := range parts {
+		f, err := parseFloat(p)
+		if err != nil {
+			return v, err
+		}
+		v[i] = f
+	}
+	return v, nil
+}
+
+func parseFloat(s string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e6 {
+		return 0, fmt.Errorf("%q is not a finite number", strings.TrimSpace(s))
+	}
+	return f, nil
+}

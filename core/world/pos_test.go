@@ -1,0 +1,75 @@
+package world
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestParsePOS(t *testing.T) {
+	cases := []struct {
+		in      string
+		want    Position
+		needsZ  bool
+		heading float64 // -1 = none
+	}{
+		{"0xA9B4001F/84.5,160.25,42", Position{0xA9B4001F, 84.5, 160.25, 42}, false, -1},
+		{"0xa9b4001f/12.5,50.25,10/90", Position{0xA9B4001F, 12.5, 50.25, 10}, false, 90},
+		{"0x7D64010D/1,2,3", Position{0x7D64010D, 1, 2, 3}, false, -1},
+		// Global: X = 192·0xA9 + 84.5 = 32532.5; cell cx = 3, cy = 6 → 1+24+6 = 0x1F.
+		{"@32532.5,34720.25,42", Position{0xA9B4001F, 84.5, 160.25, 42}, false, -1},
+		{"@32532.5, 34720.25, 42/-90", Position{0xA9B4001F, 84.5, 160.25, 42}, false, 270},
+		// /loc: the game's own form, with prefix and quaternion.
+		{"0x7D64000D [51.9 112.1 11.9]", Position{0x7D64000D, 51.9, 112.1, 11.9}, false, -1},
+		{"Your location is: 0x7D64000D [51.9 112.1 11.9] 1.000000 0.000000 0.000000 0.000000",
+			Position{0x7D64000D, 51.9, 112.1, 11.9}, false, -1},
+		// Map: X = (10·33.6 + 1019.5)·24 = 32532, Y = (10·42.1+1019.5)·24 = 34572:
+		// bx = 169 (0xA9), x = 84; by = 180 (0xB4), y = 12 → cell 1+8·3+0 = 0x19.
+		{"42.1N,33.6E", Position{0xA9B40019, 84, 12, 0}, true, -1},
+		{"42.1N, 33.6E/45", Position{0xA9B40019, 84, 12, 0}, true, 45},
+		// South and west are negative: X = (−336+1019.5)·24 = 16404 → bx 85 (0x55), x = 84;
+		// Y = (−421+1019.5)·24 = 14364 → by 74 (0x4A), y = 156 → cell 1+8·3+6 = 0x1F.
+		{"42.1S 33.6W", Position{0x554A001F, 84, 156, 0}, true, -1},
+	}
+	for _, c := range cases {
+		sp, err := ParsePOS(c.in)
+		if err != nil {
+			t.Errorf("ParsePOS(%q): %v", c.in, err)
+			continue
+		}
+		p := sp.Pos
+		if p.ObjCellID != c.want.ObjCellID || !near(p.X, c.want.X) || !near(p.Y, c.want.Y) || !near(p.Z, c.want.Z) {
+			t.Errorf("ParsePOS(%q) = %+v (0x%08X), want %+v (0x%08X)", c.in, p, p.ObjCellID, c.want, c.want.ObjCellID)
+		}
+		if sp.NeedsZ != c.needsZ {
+			t.Errorf("ParsePOS(%q).NeedsZ = %v", c.in, sp.NeedsZ)
+		}
+		if (c.heading >= 0) != sp.HasHeading || (sp.HasHeading && sp.Heading != c.heading) {
+			t.Errorf("ParsePOS(%q) heading = %v/%v, want %v", c.in, sp.Heading, sp.HasHeading, c.heading)
+		}
+	}
+}
+
+func TestParsePOSErrors(t *testing.T) {
+	cases := []struct{ in, msg string }{
+		{"", "empty"},
+		{"0xA9B4001F", "want 0xXXYYCCCC/x,y,z"},
+		{"0xA9B4001F/1,2", "three numbers"},
+		{"0xA9B4001F/1,2,nan", "finite"},
+		{"0xA9B40050/1,2,3", "neither a land cell"},
+		{"0xFFB4001F/1,2,3", "outside"},
+		{"@-5,10,0", "outside the world"},
+		{"@1,2,3/x", "heading"},
+		{"0xA9B4001F/1,2,3/4/5", "too many"},
+		{"somewhere nice", "want 0xXXYYCCCC"},
+		{"102.1N,0E", "outside the world"},
+	}
+	for _, c := range cases {
+		_, err := ParsePOS(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("ParsePOS(%q) error = %v, want it to mention %q", c.in, err, c.msg)
+		}
+	}
+}
+
+func near(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-3 }

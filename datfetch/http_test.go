@@ -1,0 +1,460 @@
+//go:build !js
+
+package datfetch
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// rec is a record of n bytes starting with the DID id.
+func rec(id uint32, n int) []byte {
+	b := make([]byte, n)
+	binary.LittleEndian.PutUint32(b, id)
+	for i := 4; i < n; i++ {
+		b[i] = byte(i * 7)
+	}
+	return b
+}
+
+// recordServer serves recs under /files/ and counts requests per path.
+type recordServer struct {
+	*httptest.Server
+	mu   sync.Mutex
+	hits map[string]int
+}
+
+func newRecordServer(t *testing.T, h func(w http.ResponseWriter, r *http.Request, n int)) *recordServer {
+	t.Helper()
+	s := &recordServer{hits: map[string]int{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits[r.URL.Path]++
+		n := s.hits[r.URL.Path]
+		s.mu.Unlock()
+		h(w, r, n)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *recordServer) count(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
+}
+
+func fast(o HTTPOptions) HTTPOptions {
+	if o.Backoff == 0 {
+		o.Backoff = time.Millisecond
+	}
+	return o
+}
+
+func TestHTTPRetriesThen503ThenSuccess(t *testing.T) {
+	want := rec(0x0A000002, 7046+12+18)
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n <= 2 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write(want)
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
+	got, err := h.Get(context.Background(), 0x0A000002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("got %d bytes, want %d", len(got), len(want))
+	}
+	if n := s.count("/files/0x0A000002"); n != 3 {
+		t.Fatalf("requests = %d, want 3 (two 503s then 200)", n)
+	}
+}
+
+func TestHTTPGivesUpAfterRetries(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		http.Error(w, "down", http.StatusBadGateway)
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{Retries: 2}))
+	_, err := h.Get(context.Background(), 0x13000000)
+	if err == nil || !strings.Contains(err.Error(), "giving up after 3 attempts") || !strings.Contains(err.Error(), "502") {
+		t.Fatalf("err = %v, want giving up after 3 attempts naming 502", err)
+	}
+	if errors.Is(err, ErrNotFound) {
+		t.Fatal("a 502 must not read as not-found")
+	}
+	if n := s.count("/files/0x13000000"); n != 3 {
+		t.Fatalf("requests = %d, want 3", n)
+	}
+}
+
+func TestHTTPNoRetry(t *testing.T) {
+	for _, tc := range []struct {
+		status   int
+		notFound bool
+	}{
+		{http.StatusNotFound, true},
+		{http.StatusBadRequest, false},
+		{http.StatusForbidden, false},
+		{http.StatusGone, false},
+	} {
+		t.Run(fmt.Sprint(tc.status), func(t *testing.T) {
+			s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				http.Error(w, http.StatusText(tc.status), tc.status)
+			})
+			h := NewHTTP(s.URL+"/files", fast(HTTPOptions{})) // no trailing slash: added
+			_, err := h.Get(context.Background(), 0x20000012)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if errors.Is(err, ErrNotFound) != tc.notFound {
+				t.Fatalf("errors.Is(ErrNotFound) = %v, want %v (%v)", !tc.notFound, tc.notFound, err)
+			}
+			url := s.URL + "/files/0x20000012"
+			if !strings.Contains(err.Error(), url) || !strings.Contains(err.Error(), fmt.Sprint(tc.status)) {
+				t.Fatalf("err %q does not name %s and %d", err, url, tc.status)
+			}
+			if n := s.count("/files/0x20000012"); n != 1 {
+				t.Fatalf("requests = %d, want 1", n)
+			}
+		})
+	}
+}
+
+func TestHTTPRetriesNetworkErrors(t *testing.T) {
+	want := rec(0xA9B4FFFF, 252)
+	for _, tc := range []struct {
+		name string
+		fail func(w http.ResponseWriter)
+	}{
+		{"closed", func(w http.ResponseWriter) {
+			c, _, _ := w.(http.Hijacker).Hijack()
+			c.Close()
+		}},
+		{"truncated", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Length", "252")
+			w.Write(want[:100])
+			c, _, _ := w.(http.Hijacker).Hijack()
+			c.Close()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				if n == 1 {
+					tc.fail(w)
+					return
+				}
+				w.Write(want)
+			})
+			h := NewHTTP(s.URL+"/cell/files/", fast(HTTPOptions{}))
+			got, err := h.Get(context.Background(), 0xA9B4FFFF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("got %d bytes, want the 252-byte landblock", len(got))
+			}
+			if n := s.count("/cell/files/0xA9B4FFFF"); n != 2 {
+				t.Fatalf("requests = %d, want 2", n)
+			}
+		})
+	}
+}
+
+func TestHTTPRetryAfter(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Write(rec(0x13000000, 8))
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
+	start := time.Now()
+	if _, err := h.Get(context.Background(), 0x13000000); err != nil {
+		t.Fatal(err)
+	}
+	// The 1 ms backoff alone would retry at once; Retry-After: 1 holds it a second.
+	if d := time.Since(start); d < 900*time.Millisecond {
+		t.Fatalf("retried after %v, want ≥ 1 s from Retry-After", d)
+	}
+}
+
+func TestHTTPOneRequestForManyCallers(t *testing.T) {
+	const callers = 100
+	want := rec(0x0A000393, 4096)
+	release := make(chan struct{})
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		<-release
+		w.Write(want)
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
+	var wg sync.WaitGroup
+	errs := make(chan error, callers)
+	for range callers {
+		wg.Go(func() {
+			got, err := h.Get(context.Background(), 0x0A000393)
+			if err == nil && !bytes.Equal(got, want) {
+				err = errors.New("wrong bytes")
+			}
+			errs <- err
+		})
+	}
+	// Hold the answer until every caller waits on the one flight.
+	waitFor(t, func() bool {
+		h.flights.mu.Lock()
+		defer h.flights.mu.Unlock()
+		f := h.flights.m[0x0A000393]
+		return f != nil && f.waiters == callers
+	})
+	close(release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := s.count("/files/0x0A000393"); n != 1 {
+		t.Fatalf("requests = %d for %d callers, want 1", n, callers)
+	}
+}
+
+func TestHTTPCache(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		var id uint32
+		fmt.Sscanf(r.URL.Path, "/files/0x%X", &id)
+		w.Write(rec(id, 100))
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{CacheBytes: 250}))
+	ctx := context.Background()
+	get := func(id uint32) {
+		t.Helper()
+		if _, err := h.Get(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get(0x0A000001)
+	get(0x0A000001)
+	if n := s.count("/files/0x0A000001"); n != 1 {
+		t.Fatalf("second Get made a request: %d requests", n)
+	}
+	get(0x0A000002)
+	get(0x0A000001) // A is now the most recent; B the least
+	get(0x0A000003) // 300 bytes > 250: B goes
+	if got := h.cache.bytes(); got != 200 {
+		t.Fatalf("cache holds %d bytes, want 200", got)
+	}
+	get(0x0A000001)
+	get(0x0A000002)
+	if a, b := s.count("/files/0x0A000001"), s.count("/files/0x0A000002"); a != 1 || b != 2 {
+		t.Fatalf("requests A=%d B=%d, want A=1 (kept) B=2 (evicted)", a, b)
+	}
+
+	off := NewHTTP(s.URL+"/files/", fast(HTTPOptions{CacheBytes: -1}))
+	off.Get(ctx, 0x0A000009)
+	off.Get(ctx, 0x0A000009)
+	if n := s.count("/files/0x0A000009"); n != 2 {
+		t.Fatalf("cache disabled: %d requests, want 2", n)
+	}
+}
+
+func TestHTTPContextCancel(t *testing.T) {
+	aborted := make(chan struct{})
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		<-r.Context().Done()
+		close(aborted)
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := h.Get(ctx, 0x13000000)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("Get returned after %v", d)
+	}
+	// The last waiter gone, the request itself is abandoned.
+	select {
+	case <-aborted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never saw the request cancelled")
+	}
+}
+
+func TestHTTPContextCancelDuringBackoff(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	h := NewHTTP(s.URL+"/files/", HTTPOptions{Backoff: time.Hour})
+	for _, tc := range []struct {
+		name string
+		get  func(ctx context.Context) error
+		want string
+	}{
+		{"Get", func(ctx context.Context) error { _, err := h.Get(ctx, 0x13000000); return err }, "0x13000000"},
+		// The retry loop itself says what it was waiting out.
+		{"fetch", func(ctx context.Context) error { _, err := h.fetch(ctx, s.URL+"/files/0x13000000", 100); return err }, "last attempt: " + s.URL + "/files/0x13000000: 503"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		start := time.Now()
+		err := tc.get(ctx)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("%s: err = %v, want DeadlineExceeded naming %q", tc.name, err, tc.want)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("%s slept %v through an hour's backoff", tc.name, d)
+		}
+	}
+}
+
+func TestHTTPCancelledCallerLeavesOthers(t *testing.T) {
+	want := rec(0x20000001, 64)
+	release := make(chan struct{})
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		<-release
+		w.Write(want)
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() { _, err := h.Get(ctx, 0x20000001); first <- err }()
+	waitFor(t, func() bool { return s.count("/files/0x20000001") == 1 })
+	second := make(chan []byte, 1)
+	go func() { b, _ := h.Get(context.Background(), 0x20000001); second <- b }()
+	waitFor(t, func() bool {
+		h.flights.mu.Lock()
+		defer h.flights.mu.Unlock()
+		f := h.flights.m[0x20000001]
+		return f != nil && f.waiters == 2
+	})
+	cancel()
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Fatalf("first caller: %v, want Canceled", err)
+	}
+	close(release)
+	if b := <-second; !bytes.Equal(b, want) {
+		t.Fatalf("second caller got %d bytes, want the record", len(b))
+	}
+	if n := s.count("/files/0x20000001"); n != 1 {
+		t.Fatalf("requests = %d, want 1", n)
+	}
+}
+
+func TestHTTPDIDMismatch(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Write(rec(0x0A000003, 32))
+	})
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
+	_, err := h.Get(context.Background(), 0x0A000002)
+	if err == nil || !strings.Contains(err.Error(), "0x0A000002: record starts with DID 0x0A000003") {
+		t.Fatalf("err = %v, want DID mismatch", err)
+	}
+	if n := s.count("/files/0x0A000002"); n != 1 {
+		t.Fatalf("requests = %d, want 1 (bad data is not retried)", n)
+	}
+	if _, ok := h.cache.get(0x0A000002); ok {
+		t.Fatal("a mismatched record was cached")
+	}
+}
+
+func TestHTTPBodyLimit(t *testing.T) {
+	for _, chunked := range []bool{false, true} {
+		t.Run(fmt.Sprintf("chunked=%v", chunked), func(t *testing.T) {
+			s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				b := rec(0x0A000002, 100)
+				if chunked {
+					w.Write(b[:50])
+					w.(http.Flusher).Flush()
+					w.Write(b[50:])
+					return
+				}
+				w.Write(b)
+			})
+			h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{MaxRecordBytes: 64}))
+			_, err := h.Get(context.Background(), 0x0A000002)
+			if err == nil || !strings.Contains(err.Error(), "64-byte limit") {
+				t.Fatalf("err = %v, want the 64-byte limit", err)
+			}
+			if n := s.count("/files/0x0A000002"); n != 1 {
+				t.Fatalf("requests = %d, want 1", n)
+			}
+		})
+	}
+	// Exactly at the limit is fine.
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) { w.Write(rec(0x0A000002, 64)) })
+	if _, err := NewHTTP(s.URL+"/files/", HTTPOptions{MaxRecordBytes: 64}).Get(context.Background(), 0x0A000002); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHTTPIDs(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch r.URL.Path {
+		case "/files":
+			fmt.Fprint(w, "0x0A000002\n0x13000000\n0x20000012\n")
+		case "/static/files/index.txt": // a static export: no bare listing route
+			fmt.Fprint(w, "0xA9B4FFFF\n\n2847997951\n0xa9b4fffe\n")
+		case "/listing/files": // a file server's folder page
+			fmt.Fprint(w, "<!doctype html>\n<pre><a href=\"0x0A000002\">0x0A000002</a></pre>")
+		case "/listing/files/index.txt":
+			fmt.Fprint(w, "0x0A000002\n")
+		case "/bad/files":
+			fmt.Fprint(w, "0x0A000002\nzzz\n")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		base string
+		want []uint32
+		err  string
+	}{
+		{"/files/", []uint32{0x0A000002, 0x13000000, 0x20000012}, ""},
+		{"/static/files/", []uint32{0xA9B4FFFE, 0xA9B4FFFF, 0xA9C0FFFF}, ""},
+		{"/listing/files/", []uint32{0x0A000002}, ""},
+		{"/bad/files/", nil, `line 2: id "zzz"`},
+		{"/none/files/", nil, "/none/files/index.txt: 404"},
+	} {
+		ids, err := NewHTTP(s.URL+tc.base, fast(HTTPOptions{})).IDs(ctx)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: err = %v, want %q", tc.base, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.base, err)
+		}
+		if fmt.Sprint(ids) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: ids = %X, want %X", tc.base, ids, tc.want)
+		}
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached in 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+
+	"acambient/server"
+)
+
+// cmdServe is `serve` (contracts §1, §2): the records of the data flags and
+// the page in -www, on -addr, until SIGINT or SIGTERM.
+func cmdServe(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	cors := fs.String("cors", "*", `Access-Control-Allow-Origin sent on every answer ("" sends none)`)
+	www := fs.String("www", defaultWWW(), "folder of the page files served under /")
+	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")
+	verbose := fs.Bool("v", false, "log every request")
+	df := addDataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	logger := log.New(os.Stderr, "", log.LstdFlags)
+
+	d, err := df.open()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *build {
+		ensureWasm(ctx, *www, logger)
+	}
+
+	h := server.New(server.Options{Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, CORS: *cors, Log: logger, Verbose: *verbose})
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	lim := server.DefaultLimits()
+	logger.Printf("serving %s; page files from %s", d.Name, *www)
+	fmt.Printf("open %s\n", openURL(ln.Addr()))
+	err = server.Serve(ctx, server.NewHTTPServer(h, lim, logger), ln, lim.Shutdown)
+	if err == nil {
+		logger.Printf("stopped")
+	}
+	return err
+}
+
+// ensureWasm builds the page's wasm when stale. A failed build is logged
+// loudly but does not stop the server: the records are still worth serving.
+func ensureWasm(ctx context.Context, www string, logger *log.Logger) {
+	module := moduleDir()
+	if module == "" {
+		logger.Printf("wasm: not building: the module's source folder is not found")
+		return
+	}
+	b := server.WasmBuild{Module: module, WWW: www}
+	if err := b.Ensure(ctx, logger.Printf); err != nil {
+		logger.Printf("wasm: BUILD FAILED, serving the files www already holds: %v", err)
+	}
+}
+
+// openURL is the address to print: a wildcard host becomes localhost.
+func openURL(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String() + "/"
+	}
+	host := tcp.IP.String()
+	if tcp.IP.IsUnspecified() {
+		host = "localhost"
+	}
+	return fmt.Sprintf("http://%s/", net.JoinHostPort(host, fmt.Sprint(tcp.Port)))
+}
+
+// moduleDir is the folder holding this module's go.mod: where this file was
+// compiled from (`go run .` keeps the path), else the working folder. "" when
+// neither holds go.mod (an installed binary run elsewhere).
+func moduleDir() string {
+	var dirs []string
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		dirs = append(dirs, filepath.Dir(file))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+	}
+	return ""
+}
+
+// defaultWWW is www next to the source, so `go run .` from anywhere serves the page.
+func defaultWWW() string {
+	if m := moduleDir(); m != "" {
+		return filepath.Join(m, "www")
+	}
+	return "www"
+}

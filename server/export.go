@@ -1,0 +1,348 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"acambient/core/dat"
+	"acambient/datfetch"
+)
+
+// ExportOptions say what Export reads and where it writes.
+type ExportOptions struct {
+	Portal datfetch.Source // the region, SoundTables and Waves are fetched by id
+	Cell   datfetch.Lister // every landblock and EnvCell is listed
+	Name   string          // for the generated index
+	WWW    string          // page folder to copy; "" copies none
+	Out    string          // created if missing
+
+	// Warnf reports what is skipped (a SoundTable or Wave named but missing or
+	// unreadable); nil discards.
+	Warnf func(format string, args ...any)
+}
+
+// ExportResult counts what Export wrote.
+type ExportResult struct {
+	Regions, SoundTables, Waves int
+	LandBlocks, EnvCells        int
+	WWWFiles                    int
+	Bytes                       int64 // record bytes written
+	Skipped                     int   // named or listed records not written (each warned)
+}
+
+// Export writes the static tree of contracts §2.3, which a plain file host
+// serves exactly as serve answers the record routes:
+//
+//	Out/files/0x%08X       the region 0x13000000, every SoundTable its STBs
+//	                       name, every Wave those tables' reachable sounds name
+//	Out/cell/files/0x%08X  every landblock 0xXXYYFFFF and EnvCell record
+//	Out/files/index.txt, Out/cell/files/index.txt   the listings of what was written
+//	Out/...                the www folder (and, while it has no index.html, the generated index)
+//
+// A static host cannot serve the bare listing routes /files and /cell/files:
+// "files" is the folder of the records, so no file can share its name. The
+// listings go to index.txt inside the folders instead (serve answers that
+// path too, and datfetch.HTTP.IDs falls back to it); the ambient client needs
+// no listing. The iteration record, LandBlockInfo (0xXXYYFFFE) and ids of no
+// kind the client reads are not exported. A missing region is an error; a
+// SoundTable or Wave that is named but missing would be a 404 from serve too
+// and is skipped with a warning, as is a record the source cannot read.
+func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
+	e := &exporter{opt: opt, res: &ExportResult{}}
+	if e.opt.Warnf == nil {
+		e.opt.Warnf = func(string, ...any) {}
+	}
+	portalDir := filepath.Join(opt.Out, "files")
+	cellDir := filepath.Join(opt.Out, "cell", "files")
+	for _, d := range []string{portalDir, cellDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	portalIDs, err := e.portal(ctx, portalDir)
+	if err != nil {
+		return nil, err
+	}
+	cellIDs, err := e.cell(ctx, cellDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(portalDir, "index.txt"), Listing(portalIDs)); err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(cellDir, "index.txt"), Listing(cellIDs)); err != nil {
+		return nil, err
+	}
+	if err := e.www(ctx, portalIDs, cellIDs); err != nil {
+		return nil, err
+	}
+	return e.res, nil
+}
+
+type exporter struct {
+	opt ExportOptions
+	res *ExportResult
+}
+
+// portal writes the region and what it names, returning the ids written.
+func (e *exporter) portal(ctx context.Context, dir string) ([]uint32, error) {
+	var written []uint32
+	b, err := e.opt.Portal.Get(ctx, dat.RegionID)
+	if err != nil {
+		return nil, fmt.Errorf("region 0x%08X: %w", uint32(dat.RegionID), err)
+	}
+	region, err := dat.DecodeRegion(dat.RegionID, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.write(dir, dat.RegionID, b); err != nil {
+		return nil, err
+	}
+	written = append(written, dat.RegionID)
+	e.res.Regions++
+
+	var stbs []uint32
+	if region.SoundInfo != nil {
+		for _, d := range region.SoundInfo.STBDescs {
+			stbs = append(stbs, uint32(d.STBID))
+		}
+	}
+	waves := map[uint32]bool{}
+	for _, id := range dedupe(stbs) {
+		b, ok, err := e.get(ctx, id, "SoundTable", "named by the region")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if err := e.write(dir, id, b); err != nil {
+			return nil, err
+		}
+		written = append(written, id)
+		e.res.SoundTables++
+		st, err := dat.DecodeSoundTable(id, b)
+		if err != nil {
+			// Served as stored, but its waves cannot be known.
+			e.opt.Warnf("SoundTable 0x%08X: written, but its waves are skipped: %v", id, err)
+			continue
+		}
+		// Retail's CSoundTable::Lookup searches the root's direct children
+		// only (spec §4): their records are every wave a client can play.
+		for _, c := range st.Root.Children {
+			for _, r := range c.Records {
+				if r.WaveID != 0 {
+					waves[uint32(r.WaveID)] = true
+				}
+			}
+		}
+	}
+	for _, id := range sortedKeys(waves) {
+		b, ok, err := e.get(ctx, id, "Wave", "named by a SoundTable")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if err := e.write(dir, id, b); err != nil {
+			return nil, err
+		}
+		written = append(written, id)
+		e.res.Waves++
+	}
+	sort.Slice(written, func(i, j int) bool { return written[i] < written[j] })
+	return written, nil
+}
+
+// cell writes every landblock and EnvCell the cell source lists.
+func (e *exporter) cell(ctx context.Context, dir string) ([]uint32, error) {
+	ids, err := e.opt.Cell.IDs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cell ids: %w", err)
+	}
+	var written []uint32
+	for _, id := range ids {
+		kind := dat.CellKind(id)
+		if kind != dat.KindLandBlock && kind != dat.KindEnvCell {
+			continue
+		}
+		b, ok, err := e.getCell(ctx, id, string(kind))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if err := e.write(dir, id, b); err != nil {
+			return nil, err
+		}
+		written = append(written, id)
+		if kind == dat.KindLandBlock {
+			e.res.LandBlocks++
+		} else {
+			e.res.EnvCells++
+		}
+	}
+	return written, nil
+}
+
+// get fetches a portal record, warning and reporting false when it is
+// missing or unreadable; only a cancelled ctx is an error.
+func (e *exporter) get(ctx context.Context, id uint32, kind, why string) ([]byte, bool, error) {
+	b, err := e.opt.Portal.Get(ctx, id)
+	if err == nil {
+		err = datfetch.CheckDID(id, b)
+	}
+	return e.judge(ctx, id, b, err, kind, why)
+}
+
+func (e *exporter) getCell(ctx context.Context, id uint32, kind string) ([]byte, bool, error) {
+	b, err := e.opt.Cell.Get(ctx, id)
+	if err == nil {
+		err = datfetch.CheckDID(id, b)
+	}
+	return e.judge(ctx, id, b, err, kind, "listed by the cell dat")
+}
+
+func (e *exporter) judge(ctx context.Context, id uint32, b []byte, err error, kind, why string) ([]byte, bool, error) {
+	switch {
+	case err == nil:
+		return b, true, nil
+	case ctx.Err() != nil:
+		return nil, false, ctx.Err()
+	case errors.Is(err, datfetch.ErrNotFound):
+		e.opt.Warnf("%s 0x%08X %s is missing; skipped (serve answers 404 too)", kind, id, why)
+	default:
+		e.opt.Warnf("%s 0x%08X %s is unreadable; skipped: %v", kind, id, why, err)
+	}
+	e.res.Skipped++
+	return nil, false, nil
+}
+
+func (e *exporter) write(dir string, id uint32, b []byte) error {
+	if err := writeFile(filepath.Join(dir, fmt.Sprintf("0x%08X", id)), b); err != nil {
+		return err
+	}
+	e.res.Bytes += int64(len(b))
+	return nil
+}
+
+// www copies the page folder (dot files aside) and, while it has no
+// index.html, writes the generated index in its place.
+func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
+	hasIndex := false
+	if e.opt.WWW != "" {
+		if _, err := os.Stat(e.opt.WWW); err == nil {
+			n, idx, err := copyTree(e.opt.WWW, e.opt.Out)
+			if err != nil {
+				return fmt.Errorf("copying %s: %w", e.opt.WWW, err)
+			}
+			e.res.WWWFiles, hasIndex = n, idx
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if hasIndex {
+		return nil
+	}
+	page, err := IndexPage(ctx, e.opt.Name, datfetch.NewMemory(idSet(portalIDs)), datfetch.NewMemory(idSet(cellIDs)), exportLinks)
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(e.opt.Out, "index.html"), page)
+}
+
+// copyTree copies src's files into dst, skipping dot files and folders (the
+// .gitkeep, a half-built .ambient.wasm.tmp). It reports the count and
+// whether a top-level index.html was among them.
+func copyTree(src, dst string) (n int, index bool, err error) {
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if rel == "." {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil // symlinks and devices stay behind
+		}
+		if err := copyFile(p, target); err != nil {
+			return err
+		}
+		n++
+		index = index || rel == "index.html"
+		return nil
+	})
+	return n, index, err
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func writeFile(path string, b []byte) error { return os.WriteFile(path, b, 0o644) }
+
+func dedupe(ids []uint32) []uint32 {
+	seen := map[uint32]bool{}
+	var out []uint32
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[uint32]bool) []uint32 {
+	out := make([]uint32, 0, len(m))
+	for id := range m {
+		out = append(out, id)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// idSet turns ids into an empty-bodied Memory, enough for IndexPage's counts.
+func idSet(ids []uint32) map[uint32][]byte {
+	m := make(map[uint32][]byte, len(ids))
+	for _, id := range ids {
+		m[id] = nil
+	}
+	return m
+}

@@ -1,0 +1,287 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"acambient/core/dat"
+	"acambient/core/demo"
+	"acambient/datfetch"
+)
+
+func TestExport(t *testing.T) {
+	w := testWorld(t)
+	www := writeWWW(t, map[string]string{".gitkeep": "", "ambient.js": "export {}\n", "img/a.png": "png"})
+	out := filepath.Join(t.TempDir(), "site")
+	var warnings []string
+	res, err := Export(context.Background(), ExportOptions{
+		Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell),
+		Name: "test world", WWW: www, Out: out,
+		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ExportResult{Regions: 1, SoundTables: 2, Waves: 3, LandBlocks: 2, EnvCells: 2, WWWFiles: 2, Skipped: 2}
+	for _, id := range exportedPortal {
+		want.Bytes += int64(len(w.portal[id]))
+	}
+	for _, id := range exportedCell {
+		want.Bytes += int64(len(w.cell[id]))
+	}
+	if *res != want {
+		t.Errorf("result %+v, want %+v", *res, want)
+	}
+	wantWarnings := []string{
+		"SoundTable 0x20000099 named by the region is missing; skipped (serve answers 404 too)",
+		"Wave 0x0A000404 named by a SoundTable is missing; skipped (serve answers 404 too)",
+	}
+	if !slices.Equal(warnings, wantWarnings) {
+		t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(warnings, "\n"), strings.Join(wantWarnings, "\n"))
+	}
+
+	// Exactly the records a client can ask for, byte for byte: not the
+	// unreachable grandchild's wave 0x0A000666, not the unnamed 0x0A000777,
+	// the GfxObj, LandBlockInfo or the iteration record.
+	for _, tc := range []struct {
+		dir  string
+		ids  []uint32
+		recs map[uint32][]byte
+	}{
+		{"files", exportedPortal, w.portal},
+		{"cell/files", exportedCell, w.cell},
+	} {
+		var names []string
+		for _, id := range tc.ids {
+			names = append(names, fmt.Sprintf("0x%08X", id))
+			got, err := os.ReadFile(filepath.Join(out, tc.dir, fmt.Sprintf("0x%08X", id)))
+			if err != nil || !bytes.Equal(got, tc.recs[id]) {
+				t.Errorf("%s/0x%08X: %v, %d bytes, want %d", tc.dir, id, err, len(got), len(tc.recs[id]))
+			}
+		}
+		names = append(names, "index.txt")
+		sort.Strings(names)
+		if got := dirNames(t, filepath.Join(out, tc.dir)); !slices.Equal(got, names) {
+			t.Errorf("%s holds %v, want %v", tc.dir, got, names)
+		}
+		if got, _ := os.ReadFile(filepath.Join(out, tc.dir, "index.txt")); string(got) != listing(tc.ids) {
+			t.Errorf("%s/index.txt:\n%s", tc.dir, got)
+		}
+	}
+	if got := dirNames(t, out); !slices.Equal(got, []string{"ambient.js", "cell", "files", "img", "index.html"}) {
+		t.Errorf("top level %v", got)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	for _, s := range []string{`href="files/index.txt"`, `href="cell/files/index.txt"`, "<td>Waves (0x0A…)</td><td>3</td>", `href="files/0x13000000"`} {
+		if !bytes.Contains(page, []byte(s)) {
+			t.Errorf("exported index lacks %q", s)
+		}
+	}
+
+	// With a page of its own, www's index.html is kept.
+	www2 := writeWWW(t, map[string]string{"index.html": "<p>mine</p>"})
+	out2 := t.TempDir()
+	if _, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell), WWW: www2, Out: out2}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out2, "index.html")); string(got) != "<p>mine</p>" {
+		t.Errorf("index.html = %q", got)
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	w := testWorld(t)
+	noRegion := map[uint32][]byte{0x20000012: w.portal[0x20000012]}
+	_, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(noRegion), Cell: datfetch.NewMemory(w.cell), Out: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "region 0x13000000: 0x13000000: record not found") {
+		t.Errorf("no region: %v", err)
+	}
+	bad := map[uint32][]byte{0x13000000: w.portal[0x13000000][:40]}
+	_, err = Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(bad), Cell: datfetch.NewMemory(w.cell), Out: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "0x13000000") {
+		t.Errorf("truncated region: %v", err)
+	}
+	// A corrupt SoundTable is written as stored, its waves skipped, with a warning.
+	p := maps.Clone(w.portal)
+	p[0x20000013] = p[0x20000013][:20]
+	var warnings []string
+	res, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(p), Cell: datfetch.NewMemory(w.cell), Out: t.TempDir(),
+		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SoundTables != 2 || res.Waves != 3 || res.Skipped != 1 || len(warnings) != 2 || !strings.HasPrefix(warnings[0], "SoundTable 0x20000013: written, but its waves are skipped: ") {
+		t.Errorf("corrupt table: %+v %q", res, warnings)
+	}
+	// A cell record the source cannot read is skipped with a warning.
+	cell := faulty{datfetch.NewMemory(w.cell), map[uint32]error{0xA9B40101: fmt.Errorf("bad zlib")}}
+	warnings = nil
+	res, err = Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: cell, Out: t.TempDir(),
+		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EnvCells != 1 || res.Skipped != 3 || warnings[2] != "envcell 0xA9B40101 listed by the cell dat is unreadable; skipped: bad zlib" {
+		t.Errorf("unreadable cell: %+v %q", res, warnings)
+	}
+	// A cancelled export stops.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Export(ctx, ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: cancelled{datfetch.NewMemory(w.cell)}, Out: t.TempDir()}); err == nil {
+		t.Error("cancelled export succeeded")
+	}
+}
+
+// TestExportServesAsServe is contracts §2.3's promise: a plain file server
+// over the export answers every record exactly as serve does, read through
+// the client's own source.
+func TestExportServesAsServe(t *testing.T) {
+	w := testWorld(t)
+	checkExportMatchesServe(t, datfetch.NewMemory(w.portal), datfetch.NewMemory(w.cell), len(exportedPortal), len(exportedCell))
+}
+
+func checkExportMatchesServe(t *testing.T, portal, cell datfetch.Lister, wantPortal, wantCell int) {
+	t.Helper()
+	out := t.TempDir()
+	if _, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	serve := httptest.NewServer(New(Options{Portal: portal, Cell: cell}))
+	defer serve.Close()
+	static := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer static.Close()
+
+	ctx := context.Background()
+	total := 0
+	for _, db := range []string{"/files/", "/cell/files/"} {
+		fromServe := datfetch.NewHTTP(serve.URL+db, datfetch.HTTPOptions{CacheBytes: -1})
+		fromStatic := datfetch.NewHTTP(static.URL+db, datfetch.HTTPOptions{CacheBytes: -1})
+		// The static tree lists what it holds (index.txt); serve lists its whole source.
+		ids, err := fromStatic.IDs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := wantPortal
+		if db == "/cell/files/" {
+			want = wantCell
+		}
+		if len(ids) != want {
+			t.Errorf("%s: export lists %d records, want %d", db, len(ids), want)
+		}
+		all, err := fromServe.IDs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			if _, ok := slices.BinarySearch(all, id); !ok {
+				t.Errorf("%s0x%08X exported but not listed by serve", db, id)
+			}
+			a, err := fromServe.Get(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := fromStatic.Get(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s0x%08X: serve %d bytes, static %d bytes differ", db, id, len(a), len(b))
+			}
+			total++
+		}
+		// Both say not-found alike for a record that is not there.
+		for _, src := range []*datfetch.HTTP{fromServe, fromStatic} {
+			if _, err := src.Get(ctx, 0x7FFF7FFF); !errorsIsNotFound(err) {
+				t.Errorf("%s missing record: %v", db, err)
+			}
+		}
+	}
+	if total != wantPortal+wantCell {
+		t.Errorf("compared %d records, want %d", total, wantPortal+wantCell)
+	}
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// cancelled fails every call as a source does once its context ends.
+type cancelled struct{ datfetch.Lister }
+
+func (c cancelled) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c.Lister.Get(ctx, id)
+}
+
+func errorsIsNotFound(err error) bool { return errors.Is(err, datfetch.ErrNotFound) }
+
+// TestExportDemoWorld is the same promise over the built-in demo world.
+func TestExportDemoWorld(t *testing.T) {
+	w, err := demo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	portal, cell := datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell)
+	// What the export must hold, from the records themselves.
+	wantPortal, wantCell := demoReachable(t, w.Portal), 0
+	for id := range w.Cell {
+		if k := dat.CellKind(id); k == dat.KindLandBlock || k == dat.KindEnvCell {
+			wantCell++
+		}
+	}
+	if wantPortal < 3 || wantCell < 9 {
+		t.Fatalf("demo world too small to test: %d portal, %d cell records", wantPortal, wantCell)
+	}
+	checkExportMatchesServe(t, portal, cell, wantPortal, wantCell)
+}
+
+// demoReachable counts the region, its STBs' tables and their children's waves.
+func demoReachable(t *testing.T, recs map[uint32][]byte) int {
+	t.Helper()
+	region, err := dat.DecodeRegion(dat.RegionID, recs[dat.RegionID])
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint32]bool{dat.RegionID: true}
+	for _, d := range region.SoundInfo.STBDescs {
+		b, ok := recs[uint32(d.STBID)]
+		if !ok {
+			continue
+		}
+		seen[uint32(d.STBID)] = true
+		st, err := dat.DecodeSoundTable(uint32(d.STBID), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range st.Root.Children {
+			for _, r := range c.Records {
+				if _, ok := recs[uint32(r.WaveID)]; ok {
+					seen[uint32(r.WaveID)] = true
+				}
+			}
+		}
+	}
+	return len(seen)
+}

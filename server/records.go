@@ -1,0 +1,135 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc64"
+	"log"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"acambient/datfetch"
+)
+
+// Record answers are immutable: an id names the same bytes for the life of a
+// dat, so caches may keep them a year without asking again (contracts §2.1).
+const recordCacheControl = "public, max-age=31536000, immutable"
+
+// etagCacheMin is the size from which a record's ETag is remembered rather
+// than hashed per request: waves run to hundreds of KiB, while landblocks
+// (252 B) and the many small records hash in well under a microsecond and
+// would only fill memory (a cell dat has 805 348 of them).
+const etagCacheMin = 16 << 10
+
+var crcTable = crc64.MakeTable(crc64.ECMA)
+
+// db is one record source as served: its name for messages, the source, and
+// what is computed once (the listing, large records' ETags).
+type db struct {
+	name string
+	src  datfetch.Lister
+	log  *log.Logger
+
+	etags sync.Map // uint32 → string, records ≥ etagCacheMin only
+
+	mu      sync.Mutex
+	listing *payload // nil until first built
+}
+
+func newDB(name string, src datfetch.Lister, l *log.Logger) *db {
+	return &db{name: name, src: src, log: l}
+}
+
+// serveRecord answers one record: its bytes with a strong ETag, or 400/404/500.
+func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
+	id, err := parseID(seg)
+	if err != nil {
+		http.Error(w, fmt.Sprintf("bad %s record id: %v", d.name, err), http.StatusBadRequest)
+		return
+	}
+	b, err := d.src.Get(r.Context(), id)
+	if err == nil {
+		// A source that hands out bytes of another record is as corrupt as a
+		// broken block chain; the client would refuse them anyway.
+		err = datfetch.CheckDID(id, b)
+	}
+	switch {
+	case errors.Is(err, datfetch.ErrNotFound):
+		http.Error(w, fmt.Sprintf("%s record 0x%08X not found", d.name, id), http.StatusNotFound)
+		return
+	case err != nil && r.Context().Err() != nil:
+		return // the client left; nothing to answer or log
+	case err != nil:
+		d.log.Printf("serve: %s record 0x%08X: %v", d.name, id, err)
+		http.Error(w, fmt.Sprintf("%s record 0x%08X is unreadable", d.name, id), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("ETag", d.etag(id, b))
+	h.Set("Cache-Control", recordCacheControl)
+	h.Set("X-Content-Type-Options", "nosniff")
+	// ServeContent does HEAD, If-None-Match (lists, "*", weak comparison as
+	// RFC 9110 §13.1.2 asks) → 304, and Range.
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
+}
+
+// etag is a strong validator derived from the bytes alone, so it survives
+// restarts and matches across servers holding the same dat: CRC-64 and length.
+func (d *db) etag(id uint32, b []byte) string {
+	if len(b) >= etagCacheMin {
+		if e, ok := d.etags.Load(id); ok {
+			return e.(string)
+		}
+	}
+	e := bytesETag(b)
+	if len(b) >= etagCacheMin {
+		d.etags.Store(id, e)
+	}
+	return e
+}
+
+func bytesETag(b []byte) string {
+	return `"` + strconv.FormatUint(crc64.Checksum(b, crcTable), 16) + "-" + strconv.FormatInt(int64(len(b)), 16) + `"`
+}
+
+// serveListing answers the newline-separated ids, "0x%08X" one a line,
+// ascending. It is built on first use and kept: the sources do not change.
+func (d *db) serveListing(w http.ResponseWriter, r *http.Request) {
+	p, err := d.listingPayload(r)
+	if err != nil {
+		if r.Context().Err() == nil {
+			d.log.Printf("serve: %s listing: %v", d.name, err)
+			http.Error(w, d.name+" listing is unreadable", http.StatusInternalServerError)
+		}
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	p.serve(w, r)
+}
+
+func (d *db) listingPayload(r *http.Request) (*payload, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.listing != nil {
+		return d.listing, nil
+	}
+	ids, err := d.src.IDs(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	d.listing = newPayload("text/plain; charset=utf-8", Listing(ids), time.Time{}, true)
+	return d.listing, nil
+}
+
+// Listing formats ids as the listing routes answer them: "0x%08X\n" each.
+func Listing(ids []uint32) []byte {
+	b := make([]byte, 0, 11*len(ids))
+	for _, id := range ids {
+		b = fmt.Appendf(b, "0x%08X\n", id)
+	}
+	return b
+}

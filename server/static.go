@@ -1,0 +1,179 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Bounds of the in-memory www cache: the page files are few (ambient.wasm is
+// the largest, a few MB), so each is read and gzipped once per version.
+const (
+	staticFileMax  = 32 << 20  // larger files are streamed from disk, uncompressed
+	staticCacheMax = 128 << 20 // past this the cache starts over
+)
+
+// contentTypes pins the types the page depends on rather than trusting the
+// host's mime tables: browsers compile wasm streaming only as application/wasm
+// and load ES modules only with a JavaScript type; ".ts" is the typings file
+// ambient.d.ts, which some tables call an MPEG transport stream.
+var contentTypes = map[string]string{
+	".wasm": "application/wasm",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".json": "application/json",
+	".map":  "application/json",
+	".svg":  "image/svg+xml",
+	".ts":   "text/plain; charset=utf-8",
+	".txt":  "text/plain; charset=utf-8",
+	".md":   "text/plain; charset=utf-8",
+}
+
+// compressible are the extensions worth gzipping (contracts §2.2 names
+// .wasm .js .html .css); images and audio are compressed already.
+var compressible = map[string]bool{
+	".wasm": true, ".js": true, ".mjs": true, ".html": true, ".css": true,
+	".json": true, ".map": true, ".svg": true, ".ts": true, ".txt": true, ".md": true,
+}
+
+func contentType(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if t, ok := contentTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// static serves the www folder.
+type static struct {
+	dir string
+
+	mu    sync.Mutex
+	files map[string]*cachedFile
+	total int64
+}
+
+type cachedFile struct {
+	mod  time.Time
+	size int64
+	p    *payload
+}
+
+func newStatic(dir string) *static {
+	return &static{dir: dir, files: map[string]*cachedFile{}}
+}
+
+// static answers a path outside the record routes from the www folder; "/"
+// without www/index.html answers the generated index.
+func (h *Handler) static(w http.ResponseWriter, r *http.Request, segs []string) {
+	for _, s := range segs {
+		if strings.HasPrefix(s, ".") { // .gitkeep, editor and VCS files
+			http.NotFound(w, r)
+			return
+		}
+	}
+	name := strings.Join(segs, "/")
+	if name == "" || strings.HasSuffix(name, "/") {
+		name += "index.html"
+	}
+	err := h.www.serve(w, r, name)
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist) && name == "index.html":
+		h.serveIndex(w, r)
+	case errors.Is(err, fs.ErrNotExist):
+		http.NotFound(w, r)
+	default:
+		h.log.Printf("serve: www %s: %v", name, err)
+		http.Error(w, "cannot read "+name, http.StatusInternalServerError)
+	}
+}
+
+// serve writes www/name, or returns an error wrapping fs.ErrNotExist. It
+// opens files through os.Root, which refuses any path (or symlink) leading
+// outside the folder, behind splitPath's refusal of "..".
+func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) error {
+	if s.dir == "" {
+		return fs.ErrNotExist
+	}
+	root, err := os.OpenRoot(s.dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := root.Open(name)
+	if err != nil {
+		// Missing, unreadable, or a symlink out of the folder: all look
+		// alike from outside.
+		return fmt.Errorf("%w: %v", fs.ErrNotExist, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		// Like http.FileServer: a folder is addressed with its slash, so the
+		// relative links of its index.html resolve inside it.
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			http.Redirect(w, r, path.Base(r.URL.Path)+"/", http.StatusMovedPermanently)
+			return nil
+		}
+		return fs.ErrNotExist
+	}
+	// ambient.wasm changes with every build: revalidate rather than cache blind.
+	w.Header().Set("Cache-Control", "no-cache")
+	if st.Size() > staticFileMax {
+		w.Header().Set("Content-Type", contentType(name))
+		http.ServeContent(w, r, name, st.ModTime(), f)
+		return nil
+	}
+	p, err := s.cached(name, f, st)
+	if err != nil {
+		return err
+	}
+	p.serve(w, r)
+	return nil
+}
+
+// cached returns the file's payload, reading it when this version is new.
+func (s *static) cached(name string, f io.Reader, st fs.FileInfo) (*payload, error) {
+	s.mu.Lock()
+	c, ok := s.files[name]
+	s.mu.Unlock()
+	if ok && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
+		return c.p, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, staticFileMax+1))
+	if err != nil {
+		return nil, err
+	}
+	p := newPayload(contentType(name), b, st.ModTime(), compressible[strings.ToLower(path.Ext(name))])
+	if int64(len(b)) != st.Size() {
+		return p, nil // changing under us: serve what was read, cache nothing
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.files[name]; ok {
+		s.total -= old.size
+	}
+	if s.total+st.Size() > staticCacheMax {
+		s.files, s.total = map[string]*cachedFile{}, 0
+	}
+	s.files[name] = &cachedFile{mod: st.ModTime(), size: st.Size(), p: p}
+	s.total += st.Size()
+	return p, nil
+}

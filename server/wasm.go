@@ -1,0 +1,186 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// WasmBuild is the build of www/ambient.wasm from the module's wasm main,
+// the same one build.sh runs:
+//
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o www/ambient.wasm ./wasm
+//
+// plus wasm_exec.js copied from the Go toolchain.
+type WasmBuild struct {
+	Module string // the folder holding go.mod
+	WWW    string // where ambient.wasm and wasm_exec.js go
+	Go     string // the go command; "" = "go" on PATH
+}
+
+// Stale reports whether the wasm must be built, and why. With no wasm main
+// (no non-test .go file in Module/wasm) there is nothing to build. Otherwise
+// it is stale when ambient.wasm or wasm_exec.js is missing, or when any .go
+// file, go.mod or go.sum of the module is newer than ambient.wasm (the whole
+// module, as the wasm main may import any package of it).
+func (b WasmBuild) Stale() (stale bool, why string, err error) {
+	mains, err := filepath.Glob(filepath.Join(b.Module, "wasm", "*.go"))
+	if err != nil {
+		return false, "", err
+	}
+	hasMain := false
+	for _, m := range mains {
+		if !strings.HasSuffix(m, "_test.go") {
+			hasMain = true
+		}
+	}
+	if !hasMain {
+		return false, "no wasm main (wasm/*.go) yet", nil
+	}
+	out, err := os.Stat(filepath.Join(b.WWW, "ambient.wasm"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, "www/ambient.wasm is missing", nil
+	}
+	if err != nil {
+		return false, "", err
+	}
+	if _, err := os.Stat(filepath.Join(b.WWW, "wasm_exec.js")); errors.Is(err, fs.ErrNotExist) {
+		return true, "www/wasm_exec.js is missing", nil
+	}
+	newer, err := newestSource(b.Module, b.WWW, out.ModTime())
+	if err != nil {
+		return false, "", err
+	}
+	if newer != "" {
+		return true, newer + " is newer than www/ambient.wasm", nil
+	}
+	return false, "www/ambient.wasm is up to date", nil
+}
+
+// newestSource returns a source file of the module modified after t, or "".
+// It skips what the go command skips (folders starting with "." or "_",
+// testdata) and the www folder.
+func newestSource(module, www string, t time.Time) (string, error) {
+	wwwAbs, _ := filepath.Abs(www)
+	found := ""
+	errFound := errors.New("found")
+	err := filepath.WalkDir(module, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != module && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			if abs, _ := filepath.Abs(p); abs == wwwAbs {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") && name != "go.mod" && name != "go.sum" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.ModTime().After(t) {
+			found, _ = filepath.Rel(module, p)
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && err != errFound {
+		return "", err
+	}
+	return found, nil
+}
+
+// Build runs the build: the wasm goes to a temporary file renamed into place,
+// so a server answering meanwhile never sends half a module.
+func (b WasmBuild) Build(ctx context.Context) error {
+	gocmd := b.Go
+	if gocmd == "" {
+		gocmd = "go"
+	}
+	if err := os.MkdirAll(b.WWW, 0o755); err != nil {
+		return err
+	}
+	wwwAbs, err := filepath.Abs(b.WWW)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(wwwAbs, ".ambient.wasm.tmp")
+	defer os.Remove(tmp)
+	cmd := exec.CommandContext(ctx, gocmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm")
+	cmd.Dir = b.Module
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, strings.TrimSpace(stderr.String()))
+	}
+	if err := os.Rename(tmp, filepath.Join(wwwAbs, "ambient.wasm")); err != nil {
+		return err
+	}
+	return b.copyWasmExec(ctx, gocmd, wwwAbs)
+}
+
+// copyWasmExec copies the JS glue matching the toolchain that built the wasm:
+// $GOROOT/lib/wasm/wasm_exec.js since Go 1.24, misc/wasm before.
+func (b WasmBuild) copyWasmExec(ctx context.Context, gocmd, www string) error {
+	cmd := exec.CommandContext(ctx, gocmd, "env", "GOROOT")
+	cmd.Dir = b.Module
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT: %w", err)
+	}
+	goroot := strings.TrimSpace(string(out))
+	var src *os.File
+	for _, rel := range []string{"lib/wasm/wasm_exec.js", "misc/wasm/wasm_exec.js"} {
+		if src, err = os.Open(filepath.Join(goroot, rel)); err == nil {
+			break
+		}
+	}
+	if src == nil {
+		return fmt.Errorf("wasm_exec.js not found under GOROOT %s (lib/wasm or misc/wasm)", goroot)
+	}
+	defer src.Close()
+	dst, err := os.Create(filepath.Join(www, "wasm_exec.js"))
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+// Ensure builds when Stale says so, reporting what it did through logf.
+func (b WasmBuild) Ensure(ctx context.Context, logf func(format string, args ...any)) error {
+	stale, why, err := b.Stale()
+	if err != nil {
+		return fmt.Errorf("wasm staleness check: %w", err)
+	}
+	if !stale {
+		logf("wasm: not building: %s", why)
+		return nil
+	}
+	logf("wasm: building www/ambient.wasm: %s", why)
+	start := time.Now()
+	if err := b.Build(ctx); err != nil {
+		return err
+	}
+	logf("wasm: built in %v", time.Since(start).Round(time.Millisecond))
+	return nil
+}
