@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"acambient/core/demo"
 	"acambient/datfetch"
@@ -24,6 +25,10 @@ func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	fs.StringVar(&d.dats, "dats", "", "folder holding client_portal.dat and client_cell_1.dat")
 	return d
 }
+
+// demoWorld builds the demo world once per process: it is deterministic, and
+// the server, its tests and the tools all ask for it.
+var demoWorld = sync.OnceValues(demo.Build)
 
 // data is an opened pair of record sources.
 type data struct {
@@ -53,7 +58,7 @@ func (f *dataFlags) open() (*data, error) {
 		}
 	}
 	if portal == "" && cell == "" {
-		w, err := demo.Build()
+		w, err := demoWorld()
 		if err != nil {
 			return nil, fmt.Errorf("demo world: %w", err)
 		}
@@ -71,10 +76,10 @@ func (f *dataFlags) open() (*data, error) {
 			d.Close()
 			return nil, err
 		}
-		db, err := datfetch.OpenDat(p.path)
+		db, err := datfetch.OpenDat(p.path) // its errors name the file
 		if err != nil {
 			d.Close()
-			return nil, fmt.Errorf("%s: %w", p.path, err)
+			return nil, err
 		}
 		*p.dst = db
 		d.closers = append(d.closers, db.Close)

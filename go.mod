@@ -2,4 +2,4 @@ module acambient
 
 go 1.26.8
 
-require github.com/hajimehoshi/go-mp3 v0.3.4 // indirect
+require github.com/hajimehoshi/go-mp3 v0.3.4

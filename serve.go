@@ -23,6 +23,7 @@ func cmdServe(args []string) error {
 	cors := fs.String("cors", "*", `Access-Control-Allow-Origin sent on every answer ("" sends none)`)
 	www := fs.String("www", defaultWWW(), "folder of the page files served under /")
 	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")
+	cacheMB := fs.Int64("cache", server.DefaultCacheBytes>>20, "MiB of served records kept in memory when reading dat files (0: none)")
 	verbose := fs.Bool("v", false, "log every request")
 	df := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -46,7 +47,12 @@ func cmdServe(args []string) error {
 		ensureWasm(ctx, *www, logger)
 	}
 
-	h := server.New(server.Options{Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, CORS: *cors, Log: logger, Verbose: *verbose})
+	cache := *cacheMB << 20
+	if cache <= 0 {
+		cache = -1 // Options: negative is none, 0 the default
+	}
+	h := server.New(server.Options{Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, CORS: *cors,
+		CacheBytes: cache, Log: logger, Verbose: *verbose})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err

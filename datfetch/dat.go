@@ -103,7 +103,7 @@ type Dat struct {
 	end     uint32 // blocks must lie wholly below this (header file_size)
 	root    *node
 	cache   nodeCache
-	runs    sync.Pool // *[]byte scratch of runBlocks blocks
+	runs    sync.Pool // *[]byte scratch for up to runBlocks blocks
 }
 
 // OpenDat opens a dat file; Close closes it.
@@ -404,7 +404,7 @@ func (d *Dat) readChain(off, size uint32) ([]byte, error) {
 		return nil, fmt.Errorf("chain at 0x%08X: %d bytes need %d blocks, the file has %d", off, size, nblocks, have)
 	}
 	out := make([]byte, size)
-	scratch := d.scratch()
+	scratch := d.scratch(int(min(nblocks, runBlocks)) * int(d.bs))
 	defer d.runs.Put(scratch)
 	var seen blockSet
 	pos, done := off, uint32(0)
@@ -470,11 +470,12 @@ func (d *Dat) checkBlock(off uint32) error {
 // blocks is how many whole blocks lie between 1024 and file_size.
 func (d *Dat) blocks() uint64 { return uint64(d.end-firstBlock) / uint64(d.bs) }
 
-func (d *Dat) scratch() *[]byte {
-	if p, ok := d.runs.Get().(*[]byte); ok {
+// scratch returns a pooled buffer of at least n bytes.
+func (d *Dat) scratch(n int) *[]byte {
+	if p, ok := d.runs.Get().(*[]byte); ok && len(*p) >= n {
 		return p
 	}
-	b := make([]byte, runBlocks*int(d.bs))
+	b := make([]byte, n)
 	return &b
 }
 
@@ -564,7 +565,7 @@ type nodeCache struct {
 
 func (c *nodeCache) init(max int) {
 	c.max = max
-	c.m = make(map[uint32]*node, max)
+	c.m = make(map[uint32]*node)
 	c.head.next, c.head.prev = &c.head, &c.head
 }
 

@@ -33,14 +33,19 @@ type db struct {
 	src  datfetch.Lister
 	log  *log.Logger
 
-	etags sync.Map // uint32 → string, records ≥ etagCacheMin only
+	etags sync.Map     // uint32 → string, records ≥ etagCacheMin only
+	cache *recordCache // nil for in-memory sources, which need none
 
 	mu      sync.Mutex
 	listing *payload // nil until first built
 }
 
-func newDB(name string, src datfetch.Lister, l *log.Logger) *db {
-	return &db{name: name, src: src, log: l}
+func newDB(name string, src datfetch.Lister, l *log.Logger, cacheBytes int64) *db {
+	d := &db{name: name, src: src, log: l}
+	if _, inMemory := src.(*datfetch.Memory); !inMemory {
+		d.cache = newRecordCache(cacheBytes)
+	}
+	return d
 }
 
 // serveRecord answers one record: its bytes with a strong ETag, or 400/404/500.
@@ -50,12 +55,7 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 		http.Error(w, fmt.Sprintf("bad %s record id: %v", d.name, err), http.StatusBadRequest)
 		return
 	}
-	b, err := d.src.Get(r.Context(), id)
-	if err == nil {
-		// A source that hands out bytes of another record is as corrupt as a
-		// broken block chain; the client would refuse them anyway.
-		err = datfetch.CheckDID(id, b)
-	}
+	rec, err := d.record(r, id)
 	switch {
 	case errors.Is(err, datfetch.ErrNotFound):
 		http.Error(w, fmt.Sprintf("%s record 0x%08X not found", d.name, id), http.StatusNotFound)
@@ -69,12 +69,31 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
-	h.Set("ETag", d.etag(id, b))
+	h.Set("ETag", rec.etag)
 	h.Set("Cache-Control", recordCacheControl)
 	h.Set("X-Content-Type-Options", "nosniff")
 	// ServeContent does HEAD, If-None-Match (lists, "*", weak comparison as
 	// RFC 9110 §13.1.2 asks) → 304, and Range.
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(rec.b))
+}
+
+// record returns a record and its ETag, from the cache or the source.
+func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
+	if rec, ok := d.cache.get(id); ok {
+		return rec, nil
+	}
+	b, err := d.src.Get(r.Context(), id)
+	if err == nil {
+		// A source that hands out bytes of another record is as corrupt as a
+		// broken block chain; the client would refuse them anyway.
+		err = datfetch.CheckDID(id, b)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rec := &cachedRecord{id: id, b: b, etag: d.etag(id, b)}
+	d.cache.put(rec)
+	return rec, nil
 }
 
 // etag is a strong validator derived from the bytes alone, so it survives

@@ -14,8 +14,8 @@ import (
 	"acambient/datfetch"
 )
 
-// maxURI bounds the request target. The longest real request,
-// /cell/files/0xXXXXXXXX, is 23 bytes; anything near a kilobyte is abuse.
+// maxURI bounds the request target. Real ones are short (/cell/files/0xXXXXXXXX
+// is 22 bytes, the longest page file name a few dozen); a kilobyte is abuse.
 const maxURI = 1024
 
 // Options configure a Handler.
@@ -28,6 +28,10 @@ type Options struct {
 	WWW string
 	// CORS is the Access-Control-Allow-Origin value on every answer; "" sends none.
 	CORS string
+
+	// CacheBytes bounds the cache of served records for sources other than
+	// datfetch.Memory (a dat file): 0 means DefaultCacheBytes, negative none.
+	CacheBytes int64
 
 	Log     *log.Logger // errors and, with Verbose, one line per request; nil = log.Default()
 	Verbose bool
@@ -58,14 +62,18 @@ func New(opt Options) *Handler {
 	if h.opt.Cell == nil {
 		h.opt.Cell = datfetch.NewMemory(nil)
 	}
-	h.portal = newDB("portal", h.opt.Portal, h.log)
-	h.cell = newDB("cell", h.opt.Cell, h.log)
+	cache := opt.CacheBytes
+	if cache == 0 {
+		cache = DefaultCacheBytes
+	}
+	h.portal = newDB("portal", h.opt.Portal, h.log, cache)
+	h.cell = newDB("cell", h.opt.Cell, h.log, cache)
 	h.www = newStatic(opt.WWW)
 	return h
 }
 
 // ServeHTTP routes a request: record and listing routes first, then the www
-// folder. Only GET and HEAD are answered (and CORS preflights, see cors).
+// folder. Only GET and HEAD are answered (and CORS preflights, see preflight).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.opt.Verbose {
 		start := time.Now()

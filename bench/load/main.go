@@ -44,11 +44,12 @@ func run() error {
 	conc := flag.Int("c", 32, "concurrent clients")
 	dur := flag.Duration("d", 5*time.Second, "measured time per server")
 	warm := flag.Duration("warm", 500*time.Millisecond, "unmeasured warm-up per server")
+	rounds := flag.Int("rounds", 10, "the measured time is split into this many alternating serve/static slices, so both see the same background load")
 	portalPath := flag.String("portal", "", "retail client_portal.dat (default: the demo world)")
 	cellPath := flag.String("cell", "", "retail client_cell_1.dat")
 	flag.Parse()
-	if *dur <= 0 || *dur > 5*time.Minute || *conc < 1 || *conc > 1024 {
-		return errors.New("want 0 < -d ≤ 5m and 1 ≤ -c ≤ 1024")
+	if *dur <= 0 || *dur > 5*time.Minute || *conc < 1 || *conc > 1024 || *rounds < 1 || *rounds > 1000 {
+		return errors.New("want 0 < -d ≤ 5m, 1 ≤ -c ≤ 1024 and 1 ≤ -rounds ≤ 1000")
 	}
 
 	portal, cell, name, err := sources(*portalPath, *cellPath)
@@ -72,7 +73,8 @@ func run() error {
 	}
 	fmt.Printf("world: %s; exported %d region, %d soundtables, %d waves, %d landblocks, %d envcells (%.1f MB)\n",
 		name, res.Regions, res.SoundTables, res.Waves, res.LandBlocks, res.EnvCells, float64(res.Bytes)/1e6)
-	fmt.Printf("mix: %s; %d clients, %v each (+%v warm-up), loopback, GOMAXPROCS %d\n", mix, *conc, *dur, *warm, runtime.GOMAXPROCS(0))
+	fmt.Printf("mix: %s; %d clients, %v each in %d alternating slices (+%v warm-up), loopback, GOMAXPROCS %d\n",
+		mix, *conc, *dur, *rounds, *warm, runtime.GOMAXPROCS(0))
 
 	quiet := log.New(io.Discard, "", 0)
 	serveURL, stopServe, err := listen(server.New(server.Options{Portal: portal, Cell: cell, Name: name, CORS: "*", Log: quiet}))
@@ -87,9 +89,22 @@ func run() error {
 	defer stopStatic()
 
 	runtime.GC()
-	s := drive(serveURL, mix, *conc, *warm, *dur)
+	drive(serveURL, mix, *conc, *warm)
+	drive(staticURL, mix, *conc, *warm)
+	var s, t stats
+	slice := *dur / time.Duration(*rounds)
+	for i := range *rounds {
+		if i%2 == 0 {
+			s.add(drive(serveURL, mix, *conc, slice))
+			t.add(drive(staticURL, mix, *conc, slice))
+		} else {
+			t.add(drive(staticURL, mix, *conc, slice))
+			s.add(drive(serveURL, mix, *conc, slice))
+		}
+	}
+	slices.Sort(s.lat)
+	slices.Sort(t.lat)
 	heap := heapAfterGC()
-	t := drive(staticURL, mix, *conc, *warm, *dur)
 
 	fmt.Printf("\n%-8s %10s %10s %10s %10s %8s\n", "server", "req/s", "MB/s", "p50", "p99", "errors")
 	for _, r := range []struct {
@@ -104,7 +119,7 @@ func run() error {
 		verdict = "MISSES"
 	}
 	fmt.Printf("\nserve/static = %.2f (%s the target ≥ 0.80 with zero errors)\n", ratio, verdict)
-	fmt.Printf("after the serve run: Go heap in use %.1f MB after GC (world %.1f MB held in memory); process RSS %s, peak %s\n",
+	fmt.Printf("after the runs: Go heap in use %.1f MB after GC (world %.1f MB held in memory); process RSS %s, peak %s\n",
 		float64(heap)/1e6, float64(worldBytes(portal, cell))/1e6, procStatus("VmRSS"), procStatus("VmHWM"))
 	if s.errors+t.errors > 0 {
 		for _, e := range append(s.samples, t.samples...) {
@@ -227,6 +242,17 @@ type stats struct {
 	samples   []string        // a few error messages
 }
 
+func (s *stats) add(o stats) {
+	s.n += o.n
+	s.errors += o.errors
+	s.bytes += o.bytes
+	s.elapsed += o.elapsed
+	s.lat = append(s.lat, o.lat...)
+	if len(s.samples) < 5 {
+		s.samples = append(s.samples, o.samples...)
+	}
+}
+
 func (s stats) rps() float64  { return float64(s.n) / s.elapsed.Seconds() }
 func (s stats) mbps() float64 { return float64(s.bytes) / 1e6 / s.elapsed.Seconds() }
 func (s stats) pct(p int) time.Duration {
@@ -236,20 +262,25 @@ func (s stats) pct(p int) time.Duration {
 	return s.lat[min(len(s.lat)-1, len(s.lat)*p/100)].Round(time.Microsecond)
 }
 
-// drive runs conc clients against base: warm-up, then dur measured.
-func drive(base string, m *mix, conc int, warm, dur time.Duration) stats {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, DisableCompression: true}, Timeout: 30 * time.Second}
-	defer client.CloseIdleConnections()
+// drive runs conc clients against base for dur. The client keeps its
+// connections between calls to the same base, as a browser would.
+func drive(base string, m *mix, conc int, dur time.Duration) stats {
+	client := clients[base]
+	if client == nil {
+		client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, DisableCompression: true}, Timeout: 30 * time.Second}
+		clients[base] = client
+	}
 	var (
 		mu  sync.Mutex
 		all stats
 		wg  sync.WaitGroup
 	)
 	start := time.Now()
-	measureFrom, stopAt := start.Add(warm), start.Add(warm+dur)
+	stopAt := start.Add(dur)
+	seed := rand.Uint64()
 	for w := range conc {
 		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(w), 0xA5))
+			r := rand.New(rand.NewPCG(uint64(w), seed))
 			var mine stats
 			buf := make([]byte, 0, 64<<10)
 			for {
@@ -261,9 +292,6 @@ func drive(base string, m *mix, conc int, warm, dur time.Duration) stats {
 				n, err := get(client, base+route, &buf)
 				if err == nil && n != size {
 					err = fmt.Errorf("%s: %d bytes, want %d", route, n, size)
-				}
-				if t0.Before(measureFrom) {
-					continue
 				}
 				mine.n++
 				mine.lat = append(mine.lat, time.Since(t0))
@@ -285,13 +313,11 @@ func drive(base string, m *mix, conc int, warm, dur time.Duration) stats {
 		})
 	}
 	wg.Wait()
-	all.elapsed = time.Since(measureFrom)
-	slices.Sort(all.lat)
-	if len(all.samples) > 5 {
-		all.samples = all.samples[:5]
-	}
+	all.elapsed = time.Since(start)
 	return all
 }
+
+var clients = map[string]*http.Client{}
 
 func get(c *http.Client, url string, buf *[]byte) (int, error) {
 	resp, err := c.Get(url)

@@ -74,7 +74,7 @@ func classChar(x vertex) byte {
 	switch x.tt {
 	case ttWaterRunning:
 		return '~'
-	case ttWaterShallowSea, ttWaterShallowStil, ttWaterDeepSea:
+	case ttWaterShallowSea, ttWaterStillSea, ttWaterDeepSea:
 		return 'w'
 	case ttSandGrey:
 		return 's'

@@ -21,27 +21,27 @@ const (
 
 // Terrain types used (spec §9.2).
 const (
-	ttBarrenRock       = 0x00
-	ttGrassland        = 0x01
-	ttIce              = 0x02
-	ttLushGrass        = 0x03
-	ttMarsh            = 0x04
-	ttMudRichDirt      = 0x05
-	ttPackedDirt       = 0x07
-	ttPatchyDirt       = 0x08
-	ttPatchyGrassland  = 0x09
-	ttSandYellow       = 0x0A
-	ttSandGrey         = 0x0B
-	ttSandRockStrewn   = 0x0C
-	ttSedimentaryRock  = 0x0D
-	ttSemiBarrenRock   = 0x0E
-	ttSnow             = 0x0F
-	ttWaterRunning     = 0x10
-	ttWaterStanding    = 0x11
-	ttWaterShallowSea  = 0x12
-	ttWaterShallowStil = 0x13
-	ttWaterDeepSea     = 0x14
-	ttForestFloor      = 0x15
+	ttBarrenRock      = 0x00
+	ttGrassland       = 0x01
+	ttIce             = 0x02
+	ttLushGrass       = 0x03
+	ttMarsh           = 0x04
+	ttMudRichDirt     = 0x05
+	ttPackedDirt      = 0x07
+	ttPatchyDirt      = 0x08
+	ttPatchyGrassland = 0x09
+	ttSandYellow      = 0x0A
+	ttSandGrey        = 0x0B
+	ttSandRockStrewn  = 0x0C
+	ttSedimentaryRock = 0x0D
+	ttSemiBarrenRock  = 0x0E
+	ttSnow            = 0x0F
+	ttWaterRunning    = 0x10
+	ttWaterStanding   = 0x11
+	ttWaterShallowSea = 0x12
+	ttWaterStillSea   = 0x13
+	ttWaterDeepSea    = 0x14
+	ttForestFloor     = 0x15
 )
 
 // vertex is one terrain vertex: height in metres, terrain type, scene
@@ -148,7 +148,7 @@ func (l *land) compute(u, v float64) vertex {
 	case dsea < -9:
 		x.tt, x.z = ttWaterDeepSea, 0
 	case dsea < -4:
-		x.tt, x.z = ttWaterShallowStil, 0
+		x.tt, x.z = ttWaterStillSea, 0
 	case dsea < 0:
 		x.tt, x.z = ttWaterShallowSea, 0.5
 	case dr < riverHalf:

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -377,7 +378,9 @@ func TestLandmarks(t *testing.T) {
 	}
 }
 
-func f32at(b []byte, off int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b[off:])) }
+func f32at(b []byte, off int) float32 {
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
+}
 
 // TestBluffHearsLessRiver: the bluff and the riverbank are equally far from
 // the river across the ground, but the bluff stands 60 m up, so the
@@ -488,6 +491,16 @@ func TestMap(t *testing.T) {
 	for _, c := range ".,=T~swo*^d%H" {
 		if !strings.ContainsRune(strings.Join(lines[1:25], ""), c) {
 			t.Errorf("map has no %q", c)
+		}
+	}
+	// The package doc shows the same map.
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines[:25] {
+		if !strings.Contains(string(doc), "//\t"+l+"\n") {
+			t.Errorf("doc.go's map lacks the line %q: regenerate it from Map()", l)
 		}
 	}
 	// North up: the snowy corner is top left, the sea bottom right.

@@ -56,7 +56,7 @@ func fixture(t *testing.T) (portal, cell *datfetch.Memory) {
 	portal = datfetch.NewMemory(map[uint32][]byte{
 		dat.RegionID: r.Encode(),
 		tableID:      table.Encode(),
-		waveID:       pcmWave(waveID, 22050, 22050).Encode(), // one second
+		waveID:       pcmWave(waveID, 22050, 22050).Encode(),                        // one second
 		badWave:      append(pcmWave(badWave, 22050, 10).Encode()[:12+18], 1, 2, 3), // data size lies
 	})
 	cell = datfetch.NewMemory(map[uint32][]byte{})
