@@ -109,7 +109,7 @@ var stbs = [numSTBs]stb{
 		{ambient5, 0.9, 0.1, 20, 45, wolves},
 	}},
 	stbRiver: {"river", tRiver, []slot{
-		bed(0.8, wRiverFlow),
+		bed(1.0, wRiverFlow), // a river is narrow (one or two vertices): full volume so the water leads when you stand in it
 		{ambient2, 0.8, 0.4, 6, 14, splashes},
 		{ambient3, 0.7, 0.15, 10, 20, []variant{{wFrog, 0.6}, {wBullfrog, 0.5}, {wFrog, 0.6}}},
 	}},
