@@ -546,3 +546,15 @@ func TestReadErrorsWrapped(t *testing.T) {
 		t.Fatalf("NewDat = %v, want the read error with the root offset", err)
 	}
 }
+
+// Leaf A holding an id above the root's separator breaks the order only
+// across nodes; the listing must fail whole, not return a prefix.
+func TestIDsNotAscendingAcrossNodes(t *testing.T) {
+	f, _ := twoLevel()
+	f.u32(f.at(7, 0xFC+24+4), 0x1918) // leaf A: 0x10, 0x1918; root: 0x20
+	d := f.open(t)
+	ids, err := d.IDs(context.Background())
+	if err == nil || ids != nil || !strings.Contains(err.Error(), "id 0x00000020 after 0x00001918, not ascending") {
+		t.Fatalf("IDs = %X, %v; want nil and an ordering error", ids, err)
+	}
+}
