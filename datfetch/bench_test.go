@@ -221,3 +221,15 @@ func heapInuse() int64 {
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapInuse)
 }
+
+// BenchmarkIDs lists all 800k ids (an in-order walk of every node).
+func BenchmarkIDs(b *testing.B) {
+	path, _ := benchDat(b)
+	d := openBench(b, path)
+	for b.Loop() {
+		ids, err := d.IDs(context.Background())
+		if err != nil || len(ids) != benchRecords {
+			b.Fatalf("IDs: %d, %v", len(ids), err)
+		}
+	}
+}

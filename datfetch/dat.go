@@ -195,7 +195,7 @@ func (d *Dat) Get(ctx context.Context, id uint32) ([]byte, error) {
 		return nil, err
 	}
 	if e.Size == 0 {
-		return nil, fmt.Errorf("entry has size 0: %w", NotFound(id))
+		return nil, fmt.Errorf("%w (entry of size 0: no data)", NotFound(id))
 	}
 	b, err := d.readChain(e.Offset, e.Size)
 	if err != nil {
@@ -215,7 +215,7 @@ func (d *Dat) Get(ctx context.Context, id uint32) ([]byte, error) {
 // IDs lists, ascending, the ids Get can return: every entry except those of
 // size 0, which hold no data.
 func (d *Dat) IDs(ctx context.Context) ([]uint32, error) {
-	var ids []uint32
+	ids := []uint32{}
 	err := d.walk(ctx, func(e Entry) error {
 		if e.Size != 0 {
 			ids = append(ids, e.ID)
@@ -229,8 +229,8 @@ func (d *Dat) IDs(ctx context.Context) ([]uint32, error) {
 }
 
 // Walk calls fn for every entry in ascending id order (an in-order walk).
-// It stops at fn's first error and returns it. Nodes it reads bypass the
-// lookup cache so a full walk does not evict the hot top of the tree.
+// It stops at fn's first error and returns it. Nodes it reads from the file
+// are not cached, so a full walk does not evict the hot top of the tree.
 func (d *Dat) Walk(fn func(Entry) error) error {
 	return d.walk(context.Background(), fn)
 }

@@ -393,3 +393,57 @@ func TestWriteError(t *testing.T) {
 		t.Fatalf("WriteDat = %v, want the write error", err)
 	}
 }
+
+// buildTree's shapes around the capacity edges: 61 (one leaf), 62 (first
+// split), 3843 = 61 + 62·61 (a full two-level tree), 3844 (three levels),
+// 238327 (a full three-level tree) and 238328.
+func TestTreeShapes(t *testing.T) {
+	for _, n := range []int{0, 1, 60, 61, 62, 63, 122, 123, 1000, 3782, 3843, 3844, 5000, 238327, 238328} {
+		tr := buildTree(n)
+		next, leafDepth := 0, -1
+		var visit func(i int32, depth int)
+		visit = func(i int32, depth int) {
+			nd := tr.nodes[i]
+			if len(nd.keys) > 61 || (depth > 0 && len(nd.keys) < 30) {
+				t.Fatalf("n=%d: node %d at depth %d has %d keys", n, i, depth, len(nd.keys))
+			}
+			if nd.kids == nil {
+				if leafDepth == -1 {
+					leafDepth = depth
+				} else if depth != leafDepth {
+					t.Fatalf("n=%d: leaves at depths %d and %d", n, leafDepth, depth)
+				}
+			} else if len(nd.kids) != len(nd.keys)+1 {
+				t.Fatalf("n=%d: node %d has %d keys and %d kids", n, i, len(nd.keys), len(nd.kids))
+			}
+			for j := 0; j <= len(nd.keys); j++ {
+				if nd.kids != nil {
+					if nd.kids[j] <= i {
+						t.Fatalf("n=%d: node %d child %d is not after it in preorder", n, i, nd.kids[j])
+					}
+					visit(nd.kids[j], depth+1)
+				}
+				if j < len(nd.keys) {
+					if int(nd.keys[j]) != next {
+						t.Fatalf("n=%d: in-order key %d, want %d", n, nd.keys[j], next)
+					}
+					next++
+				}
+			}
+		}
+		visit(0, 0)
+		if next != n {
+			t.Errorf("n=%d: tree holds %d keys", n, next)
+		}
+		wantDepth := map[bool]int{true: 0, false: 1}[n <= 61]
+		if n > 3843 {
+			wantDepth = 2
+		}
+		if n > 238327 {
+			wantDepth = 3
+		}
+		if leafDepth != wantDepth {
+			t.Errorf("n=%d: leaves at depth %d, want %d", n, leafDepth, wantDepth)
+		}
+	}
+}
