@@ -5,7 +5,6 @@ package datfetch
 import (
 	"bufio"
 	"bytes"
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -61,7 +59,7 @@ type HTTP struct {
 	maxRec  int64
 
 	flights flightGroup
-	cache   *lruCache
+	cache   *Cache[[]byte]
 }
 
 // NewHTTP returns a source for base, e.g. "http://host/files/" or
@@ -88,9 +86,9 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 	}
 	switch {
 	case opt.CacheBytes == 0:
-		h.cache = newLRU(DefaultCacheBytes)
+		h.cache = NewCache(DefaultCacheBytes, ByteLen)
 	case opt.CacheBytes > 0:
-		h.cache = newLRU(opt.CacheBytes)
+		h.cache = NewCache(opt.CacheBytes, ByteLen)
 	}
 	return h
 }
@@ -98,13 +96,13 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 // Get returns the record's bytes, which start with the DID id (CheckDID). A 404
 // is ErrNotFound, retail's "not found", and is never retried.
 func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
-	if b, ok := h.cache.get(id); ok {
+	if b, ok := h.cache.Get(id); ok {
 		return b, nil
 	}
 	b, err := h.flights.do(ctx, id, func(fctx context.Context) ([]byte, error) {
 		// A caller that joined just after the previous flight finished finds the
 		// record cached rather than asking again.
-		if b, ok := h.cache.get(id); ok {
+		if b, ok := h.cache.Get(id); ok {
 			return b, nil
 		}
 		url := h.base + fmt.Sprintf("0x%08X", id)
@@ -118,7 +116,7 @@ func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 		if err := CheckDID(id, b); err != nil {
 			return nil, fmt.Errorf("%s: %w", url, err)
 		}
-		h.cache.put(id, b)
+		h.cache.Put(id, b)
 		return b, nil
 	})
 	return b, err
@@ -267,131 +265,4 @@ func parseListing(url string, b []byte) ([]uint32, error) {
 		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	}
 	return ids, nil
-}
-
-// ---- one request in flight per id ----
-
-// flightGroup runs one fetch per id at a time and hands its result to every
-// caller that asked meanwhile. Unlike x/sync/singleflight it honours each
-// caller's context: a caller whose context ends returns at once, and the
-// fetch itself is cancelled only when no caller is left waiting for it.
-type flightGroup struct {
-	mu sync.Mutex
-	m  map[uint32]*flight
-}
-
-type flight struct {
-	done    chan struct{}
-	b       []byte
-	err     error
-	waiters int
-	cancel  context.CancelFunc
-}
-
-func (g *flightGroup) do(ctx context.Context, id uint32, fn func(context.Context) ([]byte, error)) ([]byte, error) {
-	g.mu.Lock()
-	if g.m == nil {
-		g.m = map[uint32]*flight{}
-	}
-	f, ok := g.m[id]
-	if !ok {
-		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		f = &flight{done: make(chan struct{}), cancel: cancel}
-		g.m[id] = f
-		go func() {
-			f.b, f.err = fn(fctx)
-			cancel()
-			g.mu.Lock()
-			if g.m[id] == f {
-				delete(g.m, id)
-			}
-			g.mu.Unlock()
-			close(f.done)
-		}()
-	}
-	f.waiters++
-	g.mu.Unlock()
-
-	select {
-	case <-f.done:
-		return f.b, f.err
-	case <-ctx.Done():
-		g.mu.Lock()
-		f.waiters--
-		if f.waiters == 0 {
-			f.cancel()
-			// A later caller must start afresh rather than join a cancelled fetch.
-			if g.m[id] == f {
-				delete(g.m, id)
-			}
-		}
-		g.mu.Unlock()
-		return nil, fmt.Errorf("0x%08X: %w", id, ctx.Err())
-	}
-}
-
-// ---- byte-bounded LRU cache ----
-
-// lruCache keeps the most recently used records up to a total byte size. A
-// nil *lruCache caches nothing.
-type lruCache struct {
-	mu    sync.Mutex
-	max   int64
-	size  int64
-	order *list.List // front = most recent; values are *lruEntry
-	byID  map[uint32]*list.Element
-}
-
-type lruEntry struct {
-	id uint32
-	b  []byte
-}
-
-func newLRU(max int64) *lruCache {
-	return &lruCache{max: max, order: list.New(), byID: map[uint32]*list.Element{}}
-}
-
-func (c *lruCache) get(id uint32) ([]byte, bool) {
-	if c == nil {
-		return nil, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byID[id]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*lruEntry).b, true
-}
-
-func (c *lruCache) put(id uint32, b []byte) {
-	if c == nil || int64(len(b)) > c.max {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byID[id]; ok {
-		c.size -= int64(len(e.Value.(*lruEntry).b))
-		c.order.Remove(e)
-	}
-	c.byID[id] = c.order.PushFront(&lruEntry{id, b})
-	c.size += int64(len(b))
-	for c.size > c.max {
-		e := c.order.Back()
-		ent := e.Value.(*lruEntry)
-		c.order.Remove(e)
-		delete(c.byID, ent.id)
-		c.size -= int64(len(ent.b))
-	}
-}
-
-// bytes reports the cached total, for tests and stats.
-func (c *lruCache) bytes() int64 {
-	if c == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.size
 }

@@ -254,7 +254,7 @@ func TestHTTPCache(t *testing.T) {
 	get(0x0A000002)
 	get(0x0A000001) // A is now the most recent; B the least
 	get(0x0A000003) // 300 bytes > 250: B goes
-	if got := h.cache.bytes(); got != 200 {
+	if got := h.cache.Bytes(); got != 200 {
 		t.Fatalf("cache holds %d bytes, want 200", got)
 	}
 	get(0x0A000001)
@@ -368,7 +368,7 @@ func TestHTTPDIDMismatch(t *testing.T) {
 	if n := s.count("/files/0x0A000002"); n != 1 {
 		t.Fatalf("requests = %d, want 1 (bad data is not retried)", n)
 	}
-	if _, ok := h.cache.get(0x0A000002); ok {
+	if _, ok := h.cache.Get(0x0A000002); ok {
 		t.Fatal("a mismatched record was cached")
 	}
 }

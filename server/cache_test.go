@@ -8,30 +8,6 @@ import (
 	"acambient/datfetch"
 )
 
-func TestRecordCache(t *testing.T) {
-	c := newRecordCache(250)
-	rec := func(id uint32, n int) *cachedRecord { return &cachedRecord{id: id, b: make([]byte, n), etag: "e"} }
-	c.put(rec(1, 100))
-	c.put(rec(2, 100))
-	c.get(1)           // 2 is now the least recent
-	c.put(rec(3, 100)) // 300 > 250: 2 goes
-	c.put(rec(4, 251)) // larger than the whole cache: not kept, nothing evicted
-	c.put(rec(1, 50))  // replacing 1 frees its 100 bytes
-	for id, want := range map[uint32]bool{1: true, 2: false, 3: true, 4: false} {
-		if _, ok := c.get(id); ok != want {
-			t.Errorf("record %d cached = %v, want %v", id, ok, want)
-		}
-	}
-	if c.size != 150 || c.order.Len() != 2 || len(c.byID) != 2 {
-		t.Errorf("size %d, %d entries, %d ids; want 150, 2, 2", c.size, c.order.Len(), len(c.byID))
-	}
-	var off *recordCache = newRecordCache(-1)
-	off.put(rec(1, 10))
-	if _, ok := off.get(1); ok || off != nil {
-		t.Error("a disabled cache cached")
-	}
-}
-
 // counting is a dat-like source (not a Memory) that counts reads.
 type counting struct {
 	datfetch.Lister

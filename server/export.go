@@ -134,14 +134,8 @@ func (e *exporter) portal(ctx context.Context, dir string) ([]uint32, error) {
 			e.opt.Warnf("SoundTable 0x%08X: written, but its waves are skipped: %v", id, err)
 			continue
 		}
-		// Retail's CSoundTable::Lookup searches the root's direct children
-		// only (spec §4): their records are every wave a client can play.
-		for _, c := range st.Root.Children {
-			for _, r := range c.Records {
-				if r.WaveID != 0 {
-					waves[uint32(r.WaveID)] = true
-				}
-			}
+		for _, id := range st.WaveIDs() {
+			waves[id] = true
 		}
 	}
 	for _, id := range sortedKeys(waves) {

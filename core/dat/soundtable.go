@@ -46,6 +46,23 @@ func (t *SoundTable) Lookup(stype uint32) *SoundNode {
 	return nil
 }
 
+// WaveIDs lists, once each in first-seen order, the waves a client can
+// play from the table: those of the root's direct children, the only nodes
+// Lookup reaches (spec §4). A wave id of 0 means none and is left out.
+func (t *SoundTable) WaveIDs() []uint32 {
+	var ids []uint32
+	seen := map[DID]bool{}
+	for _, c := range t.Root.Children {
+		for _, r := range c.Records {
+			if r.WaveID != 0 && !seen[r.WaveID] {
+				seen[r.WaveID] = true
+				ids = append(ids, uint32(r.WaveID))
+			}
+		}
+	}
+	return ids
+}
+
 // soundNode reads hash_key, n records, c children (each a full node).
 func (d *decoder) soundNode(n *SoundNode, depth int) {
 	if depth > MaxSoundNodeDepth {

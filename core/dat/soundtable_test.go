@@ -95,3 +95,19 @@ func TestSoundTableDepthLimit(t *testing.T) {
 		t.Errorf("offset = 0x%X, want 0x%X", de.Offset, 4+12*(MaxSoundNodeDepth+1))
 	}
 }
+
+func TestWaveIDsOnlyRootChildren(t *testing.T) {
+	st := &SoundTable{ID: 0x20000001, Root: SoundNode{
+		Records: []SoundRecord{{WaveID: 0x0A000999}}, // the root's placeholder: not playable
+		Children: []SoundNode{
+			{HashKey: 0x46, Records: []SoundRecord{{WaveID: 0x0A000002}, {WaveID: 0}, {WaveID: 0x0A000001}}},
+			{HashKey: 0x47, Records: []SoundRecord{{WaveID: 0x0A000002}},
+				Children: []SoundNode{{HashKey: 0x48, Records: []SoundRecord{{WaveID: 0x0A000777}}}}}, // unreachable
+		},
+	}}
+	got := st.WaveIDs()
+	want := []uint32{0x0A000002, 0x0A000001}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("WaveIDs = %#x, want %#x", got, want)
+	}
+}

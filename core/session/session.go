@@ -271,36 +271,23 @@ func (s *Session) neededWaves() []uint32 {
 		if e.table == nil {
 			continue
 		}
-		forEachWave(e.table, func(id uint32) {
+		for _, id := range e.table.WaveIDs() {
 			if _, known := s.waves[id]; !known && !seen[id] {
 				seen[id] = true
 				out = append(out, id)
 			}
-		})
+		}
 	}
 	return out
 }
 
 func (s *Session) wavesKnownLocked(t *dat.SoundTable) bool {
-	all := true
-	forEachWave(t, func(id uint32) {
+	for _, id := range t.WaveIDs() {
 		if _, ok := s.waves[id]; !ok {
-			all = false
-		}
-	})
-	return all
-}
-
-// forEachWave visits the wave ids of the root's direct children, the only
-// nodes retail's CSoundTable::Lookup reaches (spec §4); 0 means none.
-func forEachWave(t *dat.SoundTable, fn func(id uint32)) {
-	for _, c := range t.Root.Children {
-		for _, r := range c.Records {
-			if r.WaveID != 0 {
-				fn(uint32(r.WaveID))
-			}
+			return false
 		}
 	}
+	return true
 }
 
 // fetchAll gets ids from src, at most parallelFetches at once, and hands
