@@ -65,12 +65,12 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 		b = appendID(b, "wave", ev.Wave)
 		b = appendInt(b, "variant", ev.Variant)
 		b = append(b, `,"gain":`...)
-		b = appendFloat(b, ev.Gain)
+		b = appendFloat32(b, ev.Gain)
 		b = appendInt(b, "db", ev.DB)
 		b = appendInt(b, "pan", ev.Pan)
 		b = appendInt(b, "dir", ev.Dir)
 		b = append(b, `,"dist":`...)
-		b = appendFloat(b, ev.Dist)
+		b = appendFloat32(b, ev.Dist)
 	case KindSkip:
 		b = appendSound(b, ev)
 		b = append(b, `,"reason":`...)
@@ -101,6 +101,15 @@ func appendID(b []byte, key string, id uint32) []byte {
 	b = append(b, `,"`...)
 	b = append(b, key...)
 	return fmt.Appendf(b, `":"0x%08X"`, id)
+}
+
+// appendFloat32 writes a gain or distance at the precision retail keeps it
+// (a float, SoundManager's locals): 0.55, not 0.550000011920929.
+func appendFloat32(b []byte, v float64) []byte {
+	if v == 0 {
+		return append(b, '0')
+	}
+	return strconv.AppendFloat(b, float64(float32(v)), 'f', -1, 32)
 }
 
 // appendFloat writes the shortest plain decimal that reads back as v.

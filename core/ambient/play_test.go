@@ -297,4 +297,4 @@ func TestDeterminismAcrossPlatforms(t *testing.T) {
 	}
 }
 
-const determinismDigest = 0x6cdd45fe8bf0ba64
+const determinismDigest uint64 = 0xfc833b67847b6687
