@@ -116,18 +116,13 @@ func (e *exporter) portal(ctx context.Context, dir string) ([]uint32, error) {
 	}
 	waves := map[uint32]bool{}
 	for _, id := range dedupe(stbs) {
-		b, ok, err := e.get(ctx, id, "SoundTable", "named by the region")
+		b, ok, err := e.copy(ctx, dir, id, "SoundTable", "named by the region", &written, &e.res.SoundTables)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			continue
 		}
-		if err := e.write(dir, id, b); err != nil {
-			return nil, err
-		}
-		written = append(written, id)
-		e.res.SoundTables++
 		st, err := dat.DecodeSoundTable(id, b)
 		if err != nil {
 			// Served as stored, but its waves cannot be known.
@@ -139,18 +134,9 @@ func (e *exporter) portal(ctx context.Context, dir string) ([]uint32, error) {
 		}
 	}
 	for _, id := range sortedKeys(waves) {
-		b, ok, err := e.get(ctx, id, "Wave", "named by a SoundTable")
-		if err != nil {
+		if _, _, err := e.copy(ctx, dir, id, "Wave", "named by a SoundTable", &written, &e.res.Waves); err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue
-		}
-		if err := e.write(dir, id, b); err != nil {
-			return nil, err
-		}
-		written = append(written, id)
-		e.res.Waves++
 	}
 	sort.Slice(written, func(i, j int) bool { return written[i] < written[j] })
 	return written, nil
@@ -190,6 +176,21 @@ func (e *exporter) cell(ctx context.Context, dir string) ([]uint32, error) {
 
 // get fetches a portal record, warning and reporting false when it is
 // missing or unreadable; only a cancelled ctx is an error.
+// copy fetches a portal record and writes it, counting it in *n and listing
+// it in *written; ok is false for a record skipped with a warning.
+func (e *exporter) copy(ctx context.Context, dir string, id uint32, kind, why string, written *[]uint32, n *int) ([]byte, bool, error) {
+	b, ok, err := e.get(ctx, id, kind, why)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if err := e.write(dir, id, b); err != nil {
+		return nil, false, err
+	}
+	*written = append(*written, id)
+	*n++
+	return b, true, nil
+}
+
 func (e *exporter) get(ctx context.Context, id uint32, kind, why string) ([]byte, bool, error) {
 	b, err := e.opt.Portal.Get(ctx, id)
 	if err == nil {
