@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strconv"
 )
@@ -12,6 +14,9 @@ import (
 // switches to exponent form below 1e-6 (a faint sound's gain, for one).
 func writeJSON(w io.Writer, v any, indent bool) error {
 	b, err := json.Marshal(v)
+	if uv := (*json.UnsupportedValueError)(nil); errors.As(err, &uv) {
+		return fmt.Errorf("the record holds a float JSON cannot represent (%s): its bytes are valid, but not printable as JSON", uv.Str)
+	}
 	if err != nil {
 		return err
 	}

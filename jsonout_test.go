@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +28,13 @@ func TestWriteJSONFloat32(t *testing.T) {
 	}
 	if got := buf.String(); got != "{\"v\":0.00000001}\n" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+func TestWriteJSONNaNIsAClearError(t *testing.T) {
+	var buf bytes.Buffer
+	err := writeJSON(&buf, map[string]float32{"v": float32(math.NaN())}, true)
+	if err == nil || !strings.Contains(err.Error(), "NaN") || buf.Len() != 0 {
+		t.Fatalf("err = %v, wrote %q", err, buf.String())
 	}
 }
