@@ -21,6 +21,7 @@ const (
 	ReasonCull        = "cull"        // gain ≤ 0 or below −50 dB
 	ReasonNoWave      = "noWave"      // no entry for the stype, a 0 wave id, or the wave missing/undecodable
 	ReasonNoTable     = "noTable"     // the STB's SoundTable is not loaded
+	ReasonVoices      = "voices"      // all 16 voices busy, none of lower priority: PlaySoundInternal drops it (an extension of §1.3's list)
 )
 
 // Event is one decision of the engine: a sound to play (what, how loud, from

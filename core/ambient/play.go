@@ -139,7 +139,13 @@ func (e *Engine) playAmbient(now float64, in *instance, st *stbState, pos world.
 		skip(ReasonCull)
 		return
 	}
-	if stolen, stole := e.voices.take(now, ev.Wave, dur); stole {
+	// Every SoundBufRef's priority is 0 (voicePool): nothing is ever lower.
+	stolen, stole, voiced := e.voices.take(now, ev.Wave, dur, 0)
+	if !voiced {
+		skip(ReasonVoices)
+		return
+	}
+	if stole {
 		e.emit(Event{T: now, Kind: KindSteal, Wave: stolen})
 	}
 	ev.Kind, ev.Gain, ev.DB, ev.Dir, ev.Dist = KindPlay, gain, db, dir, float64(dist)

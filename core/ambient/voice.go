@@ -7,11 +7,23 @@ import "acambient/core/dat"
 // runtime §1 and §5).
 const numVoices = 16
 
-// voicePool models the pool for ambient plays. A slot is busy until its wave
-// has had time to finish. Every stored priority is 0 in retail (no writer of
-// SoundBufRef::data_.priority_ exists, runtime §5), so the pool behaves as a
-// plain ring: the first free slot from the cursor, else the slot at the
-// cursor is stopped for the new sound.
+// voicePool is SoundManager::PlaySoundInternal's slot choice (0x0054FEC0),
+// read with the PDB's layouts: playing_sounds_ is SoundPlayingData[16]
+// {SoundBuf *buffer; float priority; double start_time}, and SoundBuf is
+// {CDirSound *; IDirectSoundBuffer *m_pBuf; …} (0x20 bytes, the size the
+// function allocates). The decompile's "v5->priority" in the first loop is
+// therefore the slot's SoundBuf→m_pBuf, not the stored priority.
+//
+//  1. From the cursor, the first slot that is empty, has no DirectSound
+//     buffer, or has stopped playing is (re)used.
+//  2. With all 16 playing, the first slot from the cursor whose stored
+//     priority is below the new sound's is stopped and reused ("steal").
+//  3. Otherwise the function returns: the new sound is dropped.
+//
+// The priority is the SoundBufRef's data_.priority_, which only the
+// SoundData constructor (0x00551CB0) writes, as 0 — so on the ambient path
+// step 2 never fires and a 17th concurrent sound is dropped, not the oldest
+// cut (runtime §5 inferred a steal; see docs/divergences.md, spec notes).
 type voicePool struct {
 	slots  [numVoices]voice
 	cursor int
@@ -19,6 +31,7 @@ type voicePool struct {
 
 type voice struct {
 	wave       uint32
+	priority   float32
 	start, end float64
 	used       bool
 }
@@ -31,22 +44,28 @@ type Voice struct {
 	End   float64 `json:"end"`
 }
 
-// take places a wave of dur seconds started at now and returns the wave it
-// cut off, if all 16 slots were still playing.
-func (p *voicePool) take(now float64, wave uint32, dur float64) (stolen uint32, stole bool) {
+// take places a wave of dur seconds started at now with the given priority.
+// It reports whether the sound got a voice and, if it cut another off, that
+// voice's wave.
+func (p *voicePool) take(now float64, wave uint32, dur float64, priority float32) (stolen uint32, stole, ok bool) {
 	slot := -1
-	for k := 0; k < numVoices; k++ {
+	for k := 0; k < numVoices && slot < 0; k++ {
 		s := (p.cursor + k) % numVoices
 		if v := &p.slots[s]; !v.used || now >= v.end {
 			slot = s
-			break
+		}
+	}
+	for k := 0; k < numVoices && slot < 0; k++ {
+		s := (p.cursor + k) % numVoices
+		if p.slots[s].priority < priority {
+			slot = s
+			stolen, stole = p.slots[s].wave, true
 		}
 	}
 	if slot < 0 {
-		slot = p.cursor
-		stolen, stole = p.slots[slot].wave, true
+		return 0, false, false
 	}
-	p.slots[slot] = voice{wave: wave, start: now, end: now + dur, used: true}
+	p.slots[slot] = voice{wave: wave, priority: priority, start: now, end: now + dur, used: true}
 	p.cursor = (slot + 1) % numVoices
-	return stolen, stole
+	return stolen, stole, true
 }

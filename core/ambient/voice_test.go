@@ -2,42 +2,46 @@ package ambient
 
 import "testing"
 
-func TestVoicePoolSteal(t *testing.T) {
+func TestVoicePoolDropsThe17thAtEqualPriority(t *testing.T) {
 	var p voicePool
 	for i := 0; i < 16; i++ {
-		if _, stole := p.take(0, uint32(0x0A000100+i), 10); stole {
-			t.Fatalf("voice %d stole a slot from a pool of 16", i+1)
+		if _, stole, ok := p.take(0, uint32(0x0A000100+i), 10, 0); !ok || stole {
+			t.Fatalf("voice %d: ok=%v stole=%v in a pool of 16", i+1, ok, stole)
 		}
 	}
-	// The 17th concurrent sound cuts the slot at the cursor: the first one.
-	stolen, stole := p.take(1, 0x0A000200, 10)
-	if !stole || stolen != 0x0A000100 {
-		t.Errorf("17th voice: stole=%v wave=0x%08X, want the first voice 0x0A000100", stole, stolen)
+	// All 16 play and none has a priority below 0: the 17th is dropped and
+	// nothing is cut (0x0054FEC0's second loop returns).
+	if _, stole, ok := p.take(1, 0x0A000200, 10, 0); ok || stole {
+		t.Errorf("17th voice at equal priority: ok=%v stole=%v, want dropped", ok, stole)
 	}
-	stolen, stole = p.take(2, 0x0A000201, 10)
-	if !stole || stolen != 0x0A000101 {
-		t.Errorf("18th voice: stole=%v wave=0x%08X, want 0x0A000101", stole, stolen)
+	if p.cursor != 0 || p.slots[0].wave != 0x0A000100 {
+		t.Errorf("a dropped sound moved the cursor (%d) or a slot (0x%08X)", p.cursor, p.slots[0].wave)
+	}
+	// A higher priority cuts the first lower slot from the cursor.
+	stolen, stole, ok := p.take(2, 0x0A000201, 10, 0.5)
+	if !ok || !stole || stolen != 0x0A000100 || p.cursor != 1 {
+		t.Errorf("higher priority: ok=%v stole=%v wave=0x%08X cursor=%d; want the slot-0 voice cut", ok, stole, stolen, p.cursor)
 	}
 	// At t = 10 the voices started at 0 have finished (busy until now ≥ end).
-	if _, stole := p.take(10, 0x0A000300, 1); stole {
-		t.Error("a voice at t=10 stole although the t=0 voices had ended")
+	if _, stole, ok := p.take(10, 0x0A000300, 1, 0); !ok || stole {
+		t.Errorf("at t=10: ok=%v stole=%v, want a free slot", ok, stole)
 	}
 }
 
-func TestVoicePoolSkipsBusySlots(t *testing.T) {
+func TestVoicePoolTakesFirstFreeFromCursor(t *testing.T) {
 	var p voicePool
-	p.take(0, 1, 100) // slot 0, long
-	p.take(0, 2, 1)   // slot 1, short
+	p.take(0, 1, 100, 0) // slot 0, long
+	p.take(0, 2, 1, 0)   // slot 1, short
 	p.cursor = 0
 	// From the cursor: slot 0 still plays, slot 1 has finished → slot 1.
-	if _, stole := p.take(5, 3, 1); stole || p.slots[1].wave != 3 || p.slots[0].wave != 1 || p.cursor != 2 {
+	if _, stole, ok := p.take(5, 3, 1, 0); !ok || stole || p.slots[1].wave != 3 || p.slots[0].wave != 1 || p.cursor != 2 {
 		t.Errorf("took slot with cursor %d, slots %v", p.cursor, p.slots[:2])
 	}
 }
 
-func TestEngineStealsOn17thVoice(t *testing.T) {
+func TestEngineDropsThe17thVoice(t *testing.T) {
 	// 17 constant sounds (one STB) all fire in the rebuild at t=0 with
-	// 30-second waves: the 17th play is preceded by a steal of the first wave.
+	// 30-second waves: 16 play, the 17th is skipped for want of a voice.
 	var sounds []uint32
 	s := stb(0x20000001)
 	for i := 0; i < 17; i++ {
@@ -58,10 +62,16 @@ func TestEngineStealsOn17thVoice(t *testing.T) {
 	e := New(testRegion(s), newLand(flatBlock(10, 10, word(0))), lib, DefaultConfig())
 	e.ChangePosition(0, at(10, 10, 96, 96, 0), false)
 	evs := e.Events()
-	if k := kinds(evs); k[KindPlay] != 17 || k[KindSteal] != 1 {
-		t.Fatalf("events %v, want 17 plays and 1 steal", k)
+	if k := kinds(evs); k[KindPlay] != 16 || k[KindSteal] != 0 || k["skip:voices"] != 1 {
+		t.Fatalf("events %v, want 16 plays, 1 skip, no steal", k)
 	}
-	if evs[16].Kind != KindSteal || evs[16].Wave != 0x0A000001 || evs[17].Wave != 0x0A000011 {
-		t.Errorf("event 16 = %+v, 17 = %+v; want steal of 0x0A000001 before the play of 0x0A000011", evs[16], evs[17])
+	if last := evs[len(evs)-1]; last.Kind != KindSkip || last.Reason != ReasonVoices || last.SoundIndex != 16 {
+		t.Errorf("last event %+v, want the 17th sound skipped for voices", last)
+	}
+	// By t = 61 the first 16 have ended (30 s waves) and all 17 re-fire in
+	// one tick (min_rate 60): again 16 voices, and again one sound goes
+	// without — whichever the heap pops last.
+	if k := kinds(e.UseTime(61)); k[KindPlay] != 16 || k["skip:voices"] != 1 {
+		t.Errorf("t=61: events %v, want 16 plays and 1 voices skip", k)
 	}
 }
