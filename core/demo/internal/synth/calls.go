@@ -265,10 +265,7 @@ func Gull(rate int, seed uint64) *Buf {
 	r := NewRand(seed)
 	calls := 2 + r.Intn(3)
 	out := NewBuf(rate, float64(calls)*0.7+0.3)
-	saw := make([]float64, 10)
-	for k := range saw {
-		saw[k] = 1 / float64(k+1)
-	}
+	saw := sawPartials(10)
 	t := 0.02
 	for c := 0; c < calls; c++ {
 		top := r.Range(1500, 1800)
@@ -314,10 +311,7 @@ func Raven(rate int, seed uint64) *Buf {
 	r := NewRand(seed)
 	calls := 2 + r.Intn(2)
 	out := NewBuf(rate, float64(calls)*0.8+0.3)
-	saw := make([]float64, 14)
-	for k := range saw {
-		saw[k] = 1 / float64(k+1)
-	}
+	saw := sawPartials(14)
 	t := 0.02
 	for c := 0; c < calls; c++ {
 		f0, d := r.Range(280, 360), r.Range(0.28, 0.4)
@@ -386,4 +380,14 @@ func Splash(rate int, small bool, seed uint64) *Buf {
 		bubble(b, r, r.Range(0.08, 0.7), r.LogRange(lo, hi), r.Range(0.015, 0.04), r.Range(0.1, 0.35))
 	}
 	return finishCall(b)
+}
+
+// sawPartials are the first n harmonic amplitudes of a sawtooth, 1/k: the
+// buzzy, reedy source of the harsh calls (gull, raven).
+func sawPartials(n int) []float64 {
+	p := make([]float64, n)
+	for k := range p {
+		p[k] = 1 / float64(k+1)
+	}
+	return p
 }
