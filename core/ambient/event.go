@@ -6,29 +6,35 @@ import (
 	"strconv"
 )
 
+// Kind is what an Event reports (contracts §1.3).
+type Kind string
+
 // Event kinds (contracts §1.3).
 const (
-	KindPlay    = "play"
-	KindSkip    = "skip"
-	KindDequeue = "dequeue"
-	KindSteal   = "steal"
+	KindPlay    Kind = "play"
+	KindSkip    Kind = "skip"
+	KindDequeue Kind = "dequeue"
+	KindSteal   Kind = "steal"
 )
+
+// Reason is why a fire was skipped (contracts §1.3).
+type Reason string
 
 // Skip reasons (contracts §1.3).
 const (
-	ReasonChance      = "chance"      // IntermitSound::PlayNow's roll failed
-	ReasonProbability = "probability" // the SoundTable entry's CRT rand() gate failed
-	ReasonCull        = "cull"        // gain ≤ 0 or below −50 dB
-	ReasonNoWave      = "noWave"      // no entry for the stype, a 0 wave id, or the wave missing/undecodable
-	ReasonNoTable     = "noTable"     // the STB's SoundTable is not loaded
-	ReasonVoices      = "voices"      // all 16 voices busy, none of lower priority: PlaySoundInternal drops it (an extension of §1.3's list)
+	ReasonChance      Reason = "chance"      // IntermitSound::PlayNow's roll failed
+	ReasonProbability Reason = "probability" // the SoundTable entry's CRT rand() gate failed
+	ReasonCull        Reason = "cull"        // gain ≤ 0 or below −50 dB
+	ReasonNoWave      Reason = "noWave"      // no entry for the stype, a 0 wave id, or the wave missing/undecodable
+	ReasonNoTable     Reason = "noTable"     // the STB's SoundTable is not loaded
+	ReasonVoices      Reason = "voices"      // all 16 voices busy, none of lower priority: PlaySoundInternal drops it (an extension of §1.3's list)
 )
 
 // Event is one decision of the engine: a sound to play (what, how loud, from
 // where), a skipped fire, a sound leaving the queue, or a voice cut off.
 type Event struct {
 	T          float64 // absolute seconds
-	Kind       string  // KindPlay, KindSkip, KindDequeue or KindSteal
+	Kind       Kind
 	STBIndex   int
 	SoundIndex int
 	SType      uint32
@@ -36,11 +42,15 @@ type Event struct {
 	Wave       uint32
 	Variant    int
 	Gain       float64 // linear, after every factor
-	DB         int     // whole dB as sent to the voice
-	Pan        int     // −15..15, positive = right
+	DB         int     // whole dB as sent to the voice (0 = full scale, negative = quieter)
+	Pan        int     // whole dB, −15..15: positive = right, the left channel attenuated by Pan dB (DirectSound's law)
 	Dir        int     // direction band 1..8, 0 for a centred play
 	Dist       float64 // metres; 0 for a centred play
-	Reason     string
+	Reason     Reason  // KindSkip only
+	// Slot is the voice (0..15) a play took, or a steal cut; −1 for other
+	// kinds. Not part of the trace line (contracts §1.3); a mixer keys its
+	// voices by it, one to one with the engine's pool.
+	Slot int
 }
 
 // MarshalJSON writes exactly the keys contracts §1.3 lists for the event's
@@ -55,7 +65,7 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 	b = append(b, `{"t":`...)
 	b = appendFloat(b, ev.T)
 	b = append(b, `,"event":`...)
-	b = strconv.AppendQuote(b, ev.Kind)
+	b = strconv.AppendQuote(b, string(ev.Kind))
 	switch ev.Kind {
 	case KindPlay:
 		b = appendSound(b, ev)
@@ -75,7 +85,7 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 	case KindSkip:
 		b = appendSound(b, ev)
 		b = append(b, `,"reason":`...)
-		b = strconv.AppendQuote(b, ev.Reason)
+		b = strconv.AppendQuote(b, string(ev.Reason))
 	case KindDequeue:
 		b = appendSound(b, ev)
 	case KindSteal:

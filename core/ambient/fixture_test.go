@@ -146,9 +146,9 @@ func at(bx, by int, x, y, z float32) world.Position {
 func kinds(evs []Event) map[string]int {
 	m := map[string]int{}
 	for _, ev := range evs {
-		k := ev.Kind
+		k := string(ev.Kind)
 		if ev.Kind == KindSkip {
-			k += ":" + ev.Reason
+			k += ":" + string(ev.Reason)
 		}
 		m[k]++
 	}

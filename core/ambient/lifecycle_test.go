@@ -115,7 +115,7 @@ func TestPendingIsNotCached(t *testing.T) {
 	// The table arrives; the host rebuilds at the same position.
 	delete(lib.status, 0x20000077)
 	e.ChangePosition(2, at(10, 10, 96, 96, 0), true)
-	if len(e.State().Sounds) != 1 || kinds(e.Events())[KindPlay] != 1 {
+	if len(e.State().Sounds) != 1 || kinds(e.Events())[string(KindPlay)] != 1 {
 		t.Errorf("after arrival: %d sounds, events %v; want 1 sound that plays", len(e.State().Sounds), kinds(e.Events()))
 	}
 }
@@ -137,7 +137,7 @@ func TestDisabled(t *testing.T) {
 		t.Errorf("UseTime while disabled fired %d events", len(evs))
 	}
 	e.SetEnabled(true)
-	if evs := e.UseTime(100); kinds(evs)[KindPlay] != 1 {
+	if evs := e.UseTime(100); kinds(evs)[string(KindPlay)] != 1 {
 		t.Errorf("after re-enabling: %v, want the queued play", kinds(evs))
 	}
 }

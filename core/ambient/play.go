@@ -30,7 +30,7 @@ func (e *Engine) play(now float64, n int32) {
 	st := &e.stbs[in.stb]
 	if !in.canHear(st) {
 		in.onQueue = false
-		e.emit(Event{T: now, Kind: KindDequeue, STBIndex: in.stb, SoundIndex: in.idx,
+		e.emit(Event{T: now, Kind: KindDequeue, Slot: -1, STBIndex: in.stb, SoundIndex: in.idx,
 			SType: in.desc.SType, Continuous: in.constant})
 		return
 	}
@@ -41,7 +41,7 @@ func (e *Engine) play(now float64, n int32) {
 		}
 		e.playAmbient(now, in, st, pos, dir)
 	} else {
-		e.emit(Event{T: now, Kind: KindSkip, STBIndex: in.stb, SoundIndex: in.idx,
+		e.emit(Event{T: now, Kind: KindSkip, Slot: -1, STBIndex: in.stb, SoundIndex: in.idx,
 			SType: in.desc.SType, Continuous: in.constant, Reason: ReasonChance})
 	}
 	e.queue.insert(now+finiteKey(e.playInterval(in)), n)
@@ -94,8 +94,8 @@ func (e *Engine) soundPos(in *instance, pos *world.Position) int {
 // PlaySoundInternal (0x00550170), GetAttenuation (0x00550020) and the voice
 // pool (0x0054FEC0).
 func (e *Engine) playAmbient(now float64, in *instance, st *stbState, pos world.Position, dir int) {
-	ev := Event{T: now, STBIndex: in.stb, SoundIndex: in.idx, SType: in.desc.SType, Continuous: in.constant}
-	skip := func(reason string) {
+	ev := Event{T: now, Slot: -1, STBIndex: in.stb, SoundIndex: in.idx, SType: in.desc.SType, Continuous: in.constant}
+	skip := func(reason Reason) {
 		ev.Kind, ev.Reason = KindSkip, reason
 		e.emit(ev)
 	}
@@ -140,15 +140,15 @@ func (e *Engine) playAmbient(now float64, in *instance, st *stbState, pos world.
 		return
 	}
 	// Every SoundBufRef's priority is 0 (voicePool): nothing is ever lower.
-	stolen, stole, voiced := e.voices.take(now, ev.Wave, dur, 0)
-	if !voiced {
+	slot, stolen, stole := e.voices.take(now, ev.Wave, dur, 0)
+	if slot < 0 {
 		skip(ReasonVoices)
 		return
 	}
 	if stole {
-		e.emit(Event{T: now, Kind: KindSteal, Wave: stolen})
+		e.emit(Event{T: now, Kind: KindSteal, Wave: stolen, Slot: slot})
 	}
-	ev.Kind, ev.Gain, ev.DB, ev.Dir, ev.Dist = KindPlay, gain, db, dir, float64(dist)
+	ev.Kind, ev.Slot, ev.Gain, ev.DB, ev.Dir, ev.Dist = KindPlay, slot, gain, db, dir, float64(dist)
 	e.emit(ev)
 }
 

@@ -192,7 +192,7 @@ func TestSkipReasons(t *testing.T) {
 		// 0.02 · share 1 < ambient_sound_min_vol.
 		r := testRegion(stb(0x20000001, constant(0.02, 5)))
 		e := New(r, newLand(flatBlock(10, 10, word(0))), newLib(table(0x20000001, 1)), DefaultConfig())
-		if k := rebuildKinds(e); k[KindDequeue] != 1 || len(e.Events()) != 1 {
+		if k := rebuildKinds(e); k[string(KindDequeue)] != 1 || len(e.Events()) != 1 {
 			t.Errorf("events %v, want one dequeue", k)
 		}
 	})
@@ -262,7 +262,7 @@ func TestDeterminism(t *testing.T) {
 		t.Error("different seeds gave the same event sequence")
 	}
 	k := kinds(a)
-	if k[KindPlay] == 0 || k["skip:chance"] == 0 || k["skip:probability"] == 0 {
+	if k[string(KindPlay)] == 0 || k["skip:chance"] == 0 || k["skip:probability"] == 0 {
 		t.Errorf("event mix %v lacks plays, chance skips or probability skips", k)
 	}
 }

@@ -45,10 +45,10 @@ type Voice struct {
 }
 
 // take places a wave of dur seconds started at now with the given priority.
-// It reports whether the sound got a voice and, if it cut another off, that
-// voice's wave.
-func (p *voicePool) take(now float64, wave uint32, dur float64, priority float32) (stolen uint32, stole, ok bool) {
-	slot := -1
+// It returns the slot the sound got (−1 when it was dropped) and, if it cut
+// another off, that voice's wave.
+func (p *voicePool) take(now float64, wave uint32, dur float64, priority float32) (slot int, stolen uint32, stole bool) {
+	slot = -1
 	for k := 0; k < numVoices && slot < 0; k++ {
 		s := (p.cursor + k) % numVoices
 		if v := &p.slots[s]; !v.used || now >= v.end {
@@ -63,9 +63,9 @@ func (p *voicePool) take(now float64, wave uint32, dur float64, priority float32
 		}
 	}
 	if slot < 0 {
-		return 0, false, false
+		return -1, 0, false
 	}
 	p.slots[slot] = voice{wave: wave, priority: priority, start: now, end: now + dur, used: true}
 	p.cursor = (slot + 1) % numVoices
-	return stolen, stole, true
+	return slot, stolen, stole
 }

@@ -5,26 +5,26 @@ import "testing"
 func TestVoicePoolDropsThe17thAtEqualPriority(t *testing.T) {
 	var p voicePool
 	for i := 0; i < 16; i++ {
-		if _, stole, ok := p.take(0, uint32(0x0A000100+i), 10, 0); !ok || stole {
-			t.Fatalf("voice %d: ok=%v stole=%v in a pool of 16", i+1, ok, stole)
+		if slot, _, stole := p.take(0, uint32(0x0A000100+i), 10, 0); slot != i || stole {
+			t.Fatalf("voice %d: slot=%d stole=%v in a pool of 16, want slot %d", i+1, slot, stole, i)
 		}
 	}
 	// All 16 play and none has a priority below 0: the 17th is dropped and
 	// nothing is cut (0x0054FEC0's second loop returns).
-	if _, stole, ok := p.take(1, 0x0A000200, 10, 0); ok || stole {
-		t.Errorf("17th voice at equal priority: ok=%v stole=%v, want dropped", ok, stole)
+	if slot, _, stole := p.take(1, 0x0A000200, 10, 0); slot != -1 || stole {
+		t.Errorf("17th voice at equal priority: slot=%d stole=%v, want dropped (-1)", slot, stole)
 	}
 	if p.cursor != 0 || p.slots[0].wave != 0x0A000100 {
 		t.Errorf("a dropped sound moved the cursor (%d) or a slot (0x%08X)", p.cursor, p.slots[0].wave)
 	}
 	// A higher priority cuts the first lower slot from the cursor.
-	stolen, stole, ok := p.take(2, 0x0A000201, 10, 0.5)
-	if !ok || !stole || stolen != 0x0A000100 || p.cursor != 1 {
-		t.Errorf("higher priority: ok=%v stole=%v wave=0x%08X cursor=%d; want the slot-0 voice cut", ok, stole, stolen, p.cursor)
+	slot, stolen, stole := p.take(2, 0x0A000201, 10, 0.5)
+	if slot != 0 || !stole || stolen != 0x0A000100 || p.cursor != 1 {
+		t.Errorf("higher priority: slot=%d stole=%v wave=0x%08X cursor=%d; want the slot-0 voice cut", slot, stole, stolen, p.cursor)
 	}
 	// At t = 10 the voices started at 0 have finished (busy until now ≥ end).
-	if _, stole, ok := p.take(10, 0x0A000300, 1, 0); !ok || stole {
-		t.Errorf("at t=10: ok=%v stole=%v, want a free slot", ok, stole)
+	if slot, _, stole := p.take(10, 0x0A000300, 1, 0); slot != 1 || stole {
+		t.Errorf("at t=10: slot=%d stole=%v, want free slot 1 (the cursor's)", slot, stole)
 	}
 }
 
@@ -34,7 +34,7 @@ func TestVoicePoolTakesFirstFreeFromCursor(t *testing.T) {
 	p.take(0, 2, 1, 0)   // slot 1, short
 	p.cursor = 0
 	// From the cursor: slot 0 still plays, slot 1 has finished → slot 1.
-	if _, stole, ok := p.take(5, 3, 1, 0); !ok || stole || p.slots[1].wave != 3 || p.slots[0].wave != 1 || p.cursor != 2 {
+	if slot, _, stole := p.take(5, 3, 1, 0); slot != 1 || stole || p.slots[1].wave != 3 || p.slots[0].wave != 1 || p.cursor != 2 {
 		t.Errorf("took slot with cursor %d, slots %v", p.cursor, p.slots[:2])
 	}
 }
@@ -62,16 +62,21 @@ func TestEngineDropsThe17thVoice(t *testing.T) {
 	e := New(testRegion(s), newLand(flatBlock(10, 10, word(0))), lib, DefaultConfig())
 	e.ChangePosition(0, at(10, 10, 96, 96, 0), false)
 	evs := e.Events()
-	if k := kinds(evs); k[KindPlay] != 16 || k[KindSteal] != 0 || k["skip:voices"] != 1 {
+	if k := kinds(evs); k[string(KindPlay)] != 16 || k[string(KindSteal)] != 0 || k["skip:voices"] != 1 {
 		t.Fatalf("events %v, want 16 plays, 1 skip, no steal", k)
 	}
-	if last := evs[len(evs)-1]; last.Kind != KindSkip || last.Reason != ReasonVoices || last.SoundIndex != 16 {
+	for i, ev := range evs[:16] {
+		if ev.Kind != KindPlay || ev.Slot != i {
+			t.Errorf("play %d: kind %s slot %d, want play on slot %d (round-robin from 0)", i, ev.Kind, ev.Slot, i)
+		}
+	}
+	if last := evs[len(evs)-1]; last.Kind != KindSkip || last.Reason != ReasonVoices || last.SoundIndex != 16 || last.Slot != -1 {
 		t.Errorf("last event %+v, want the 17th sound skipped for voices", last)
 	}
 	// By t = 61 the first 16 have ended (30 s waves) and all 17 re-fire in
 	// one tick (min_rate 60): again 16 voices, and again one sound goes
 	// without — whichever the heap pops last.
-	if k := kinds(e.UseTime(61)); k[KindPlay] != 16 || k["skip:voices"] != 1 {
+	if k := kinds(e.UseTime(61)); k[string(KindPlay)] != 16 || k["skip:voices"] != 1 {
 		t.Errorf("t=61: events %v, want 16 plays and 1 voices skip", k)
 	}
 }
