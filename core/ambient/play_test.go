@@ -3,10 +3,10 @@ package ambient
 import (
 	"bytes"
 	"flag"
-	"os"
-	"strings"
 	"math"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"acambient/core/dat"

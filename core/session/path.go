@@ -74,8 +74,8 @@ func (w *Walk) Tick(now float64) []ambient.Event {
 }
 
 // PCM and Retained are the host's (the mixer's Host interface).
-func (w *Walk) PCM(wave uint32) *audio.PCM  { return w.Host.PCM(wave) }
-func (w *Walk) Retained(wave uint32) bool { return w.Host.Retained(wave) }
+func (w *Walk) PCM(wave uint32) *audio.PCM { return w.Host.PCM(wave) }
+func (w *Walk) Retained(wave uint32) bool  { return w.Host.Retained(wave) }
 
 func (w *Walk) apply(now float64) {
 	for w.next < len(w.steps) && w.steps[w.next].T <= now {
