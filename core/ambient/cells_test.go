@@ -45,3 +45,26 @@ func TestCellsListsEachContributingCell(t *testing.T) {
 		t.Errorf("after an indoor rebuild %d cells, want 0", n)
 	}
 }
+
+// After a rebuild every instance that played is queued for its next fire:
+// a constant sound min_rate after now (5 s here), within the authored rates.
+func TestNextPlays(t *testing.T) {
+	r := testRegion(stb(0x20000001, intermit(1, 0.5, 10, 20)), stb(0x20000002, constant(0.6, 5)))
+	lib := newLib(table(0x20000001, 0x0A000001), table(0x20000002, 0x0A000002))
+	e := New(r, threeCells(0, 1), lib, DefaultConfig())
+	if n := len(e.NextPlays()); n != 0 {
+		t.Fatalf("%d next plays before any rebuild", n)
+	}
+	e.ChangePosition(100, at(10, 10, 0, 0, 0), false)
+	next := e.NextPlays()
+	s := e.State().Sounds
+	if len(next) != len(s) || len(s) != 2 {
+		t.Fatalf("%d next plays for %d instances, want 2", len(next), len(s))
+	}
+	for i, in := range s {
+		lo, hi := 100+float64(in.Authored.MinRate), 100+float64(in.Authored.MaxRate)
+		if next[i] < lo || next[i] > hi {
+			t.Errorf("instance %d (continuous %v) next at %v, want in [%v, %v]", i, in.Continuous, next[i], lo, hi)
+		}
+	}
+}

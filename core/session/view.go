@@ -23,3 +23,11 @@ func (h *Host) Now() float64 {
 	defer h.mu.Unlock()
 	return h.now
 }
+
+// NextPlays is when each instance next fires (−1: not queued), in the order
+// of State().Sounds.
+func (h *Host) NextPlays() []float64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.eng.NextPlays()
+}

@@ -183,6 +183,7 @@ type State struct {
 	session.State
 	Where Where                `json:"where"`
 	Cells []ambient.CellWeight `json:"cells"`
+	Next  []float64            `json:"next"` // per sound: when it next fires (audio-clock seconds), −1 if not queued
 	Time  float64              `json:"time"`
 }
 
@@ -193,7 +194,11 @@ func (b *Bridge) State() State {
 	if cells == nil {
 		cells = []ambient.CellWeight{}
 	}
-	return State{State: st, Where: WhereOf(st.Player), Cells: cells, Time: b.host.Now()}
+	next := b.host.NextPlays()
+	if len(next) != len(st.Sounds) { // a rebuild between the two reads
+		next = make([]float64, len(st.Sounds))
+	}
+	return State{State: st, Where: WhereOf(st.Player), Cells: cells, Next: next, Time: b.host.Now()}
 }
 
 // Landmark is a named demo spot with its position in every form.
