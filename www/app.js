@@ -266,7 +266,7 @@ function renderPanel() {
     if (on) live++;
     const e = src.get(s.stbIndex);
     const ts = e ? [...e.terrains].sort((a, b) => b[1].n - a[1].n) : [];
-    const terr = ts.length ? ts.map(([n, t], k) => `<span class="sw" style="background:${rgb(t.color)}" title="${n}: ${t.n} cells"></span>` + (k === 0 ? n + (ts.length > 1 ? ` +${ts.length - 1}` : "") : "")).join("") : "—";
+    const terr = ts.length ? ts.map(([n, t], k) => `<span class="sw" style="background:${rgb(t.color)}" title="${n}: ${t.n} cells"></span>` + (k === 0 ? n : "")).join("") : "—";
     const next = st.next[i] >= 0 ? Math.max(0, st.next[i] - st.time).toFixed(1) + " s" : "—";
     const val = s.continuous ? `vol ${fmt(s.currentVolume, 3)}` : `${fmt(s.playChance * 100, 1)}%`;
     const hot = now - (flashes.get(s.stbIndex + "/" + s.soundIndex) || -1e9) < 1500;
