@@ -51,11 +51,11 @@ try {
   }));
   out.steps.firstSound = await page.evaluate(() => window.probe.loadingAt.firstAudio);
 
-  out.steps.river = await listen("0xA9B5002D", 3000);
+  out.steps.river = await listen("0xA9B5002D", 4000);
 
   await page.click('#landmarks button[data-name="desert"]');
   await settled("0xA5B00037");
-  out.steps.desert = await listen("0xA5B00037", 3000);
+  out.steps.desert = await listen("0xA5B00037", 4000);
 
   // The cellar sees nothing outside: no instances, and silence once the
   // voices already sounding have ended.
@@ -156,12 +156,16 @@ async function gotoPos(pos) {
 async function listen(cell, ms) {
   await page.evaluate(() => window.probe.reset());
   const spectra = [];
-  for (let i = 0; i < ms / 500; i++) {
-    await T(500);
+  for (let i = 0; i < ms / 170; i++) {
+    await T(170); // one analyser window (8192 frames at 48 kHz)
     spectra.push(await page.evaluate(() => window.probe.bands()));
   }
-  const bands = spectra[0].map((_, k) => spectra.reduce((a, s) => a + s[k], 0) / spectra.length);
-  return await page.evaluate(({ bands }) => ({ ...window.probe.summary(), bands, state: live(window.ambient.state()) }), { bands });
+  // The median per band over the snapshots: the spot's steady bed, not the
+  // intermittent calls that happened to fire while listening.
+  const avg = (sp) => sp[0].map((_, k) => { const v = sp.map((s) => s[k]).sort((a, b) => a - b); return v[v.length >> 1]; });
+  const h = spectra.length >> 1;
+  return await page.evaluate(({ bands, first, second }) => ({ ...window.probe.summary(), bands, first, second, state: live(window.ambient.state()) }),
+    { bands: avg(spectra), first: avg(spectra.slice(0, h)), second: avg(spectra.slice(h)) });
 }
 
 function probeSource() {
