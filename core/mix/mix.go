@@ -92,6 +92,7 @@ type Mixer struct {
 	rs     map[int]*resampler // by input rate
 	lim    limiter
 	cuts   int // plays on a slot still sounding (tests)
+	late   int // voices still sounding when the engine freed their slot (tests)
 
 	gain     atomic.Uint32 // float32 bits of the master gain
 	fadeReq  atomic.Uint64 // FadeAll calls so far
@@ -230,6 +231,9 @@ func (m *Mixer) runTick() {
 	// done by then (see the package comment), this only makes sure of it.
 	for s := range m.voices {
 		if v := &m.voices[s]; v.active && now >= v.end {
+			if v.pos < int64(v.c.frames) {
+				m.late++
+			}
 			v.active = false
 		}
 	}
