@@ -27,7 +27,7 @@ func BenchmarkMixer16Voices(b *testing.B) {
 	var script []ambient.Event
 	for k := 0; k < 30*3600; k += 30 {
 		for s := 0; s < numVoices; s++ {
-			script = append(script, play(float64(k)*DefaultTick, s, uint32(1+s%4), -(s % 12), s-8))
+			script = append(script, play(float64(k)*DefaultTick, s, uint32(1+s%4), -(s%12), s-8))
 		}
 	}
 	m, err := New(newFake(pcm, script...), Options{})
