@@ -44,3 +44,32 @@ func BenchmarkMixer16Voices(b *testing.B) {
 	audioSeconds := float64(b.N) * 2048 / 48000
 	b.ReportMetric(audioSeconds/b.Elapsed().Seconds(), "x-realtime")
 }
+
+// BenchmarkDesign: building one rate pair's filter table (done once per
+// input rate and kept for the process).
+func BenchmarkDesign(b *testing.B) {
+	for b.Loop() {
+		newResampler(22050, 48000)
+	}
+}
+
+// BenchmarkFirstBlock: the block in which sixteen new 5-second waves (at
+// three rates, none resampled before) start: what a burst of first plays
+// costs the audio thread. Compare with 2048 frames = 42.7 ms of audio.
+func BenchmarkFirstBlock(b *testing.B) {
+	pcm := map[uint32]*audio.PCM{}
+	var script []ambient.Event
+	for s := 0; s < numVoices; s++ {
+		rate := []int{22050, 11025, 44100}[s%3]
+		pcm[uint32(1+s)] = tone(rate, 440, 0.3, 5*rate)
+		script = append(script, play(0, s, uint32(1+s), -6, 0))
+	}
+	buf := make([]float32, 2*2048)
+	for _, rate := range []int{22050, 11025, 44100} {
+		resamplerFor(rate, DefaultRate) // tables are built once per process
+	}
+	for b.Loop() {
+		m, _ := New(newFake(pcm, script...), Options{})
+		m.ReadFloat(buf)
+	}
+}

@@ -89,7 +89,6 @@ type Mixer struct {
 	voices [numVoices]voice
 	tails  [numVoices]voice // voices cut early, fading out
 	cache  cache
-	rs     map[int]*resampler // by input rate
 	lim    limiter
 	cuts   int // plays on a slot still sounding (tests)
 	late   int // voices still sounding when the engine freed their slot (tests)
@@ -132,7 +131,6 @@ func New(host Host, opt Options) (*Mixer, error) {
 		onEvents: opt.OnEvents,
 		fadeLen:  max(1, int(math.Round(fadeSeconds*float64(opt.Rate)))),
 		cache:    newCache(opt.CacheBytes),
-		rs:       map[int]*resampler{},
 		lim:      newLimiter(opt.Rate),
 	}
 	m.gain.Store(math.Float32bits(1))
@@ -298,10 +296,7 @@ func (m *Mixer) clip(id uint32, p *audio.PCM) *clip {
 	}
 	var r *resampler
 	if p.Rate != m.rate {
-		if r = m.rs[p.Rate]; r == nil {
-			r = newResampler(p.Rate, m.rate)
-			m.rs[p.Rate] = r
-		}
+		r = resamplerFor(p.Rate, m.rate)
 	}
 	c := convert(p, r)
 	m.cache.put(id, p, c)

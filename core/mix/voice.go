@@ -36,6 +36,7 @@ func (v *voice) mix(buf []float32) {
 	if v.fade > 0 {
 		n = min(n, int64(v.fade))
 	}
+	v.c.fill(int(v.pos + n))
 	out := buf[2*i0 : 2*(i0+n)]
 	gl, gr := v.gl, v.gr
 	switch {
