@@ -156,7 +156,12 @@ type clip struct {
 	frames int
 	done   int // frames of data computed so far
 	r      *resampler
-	pad    [2][]float32 // per channel: sanitized, zero-padded input; nil once done
+	// While filling: per channel the input, sanitized, with r.half zeros
+	// before and after it (copied from src as far as the filter has
+	// reached, padIn frames); nil once done.
+	pad   [2][]float32
+	src   *audio.PCM
+	padIn int
 }
 
 // fillAhead is the least a fill computes: fewer, larger steps.
@@ -168,12 +173,22 @@ func (c *clip) fill(upTo int) {
 		return
 	}
 	upTo = min(c.frames, max(upTo, c.done+fillAhead))
+	// Output frame j reads inputs up to floor(j·in/out) + half.
+	need := int(int64(upTo-1)*int64(c.r.in)/int64(c.r.out)) + c.r.half + 1
+	need = min(need, c.src.Frames())
+	for k := 0; k < c.ch; k++ {
+		pad := c.pad[k][c.r.half:]
+		for i := c.padIn; i < need; i++ {
+			pad[i] = sanitize(c.src.Samples[i*c.src.Channels+k])
+		}
+	}
+	c.padIn = max(c.padIn, need)
 	for k := 0; k < c.ch; k++ {
 		c.r.run(c.data[k:], c.ch, c.pad[k], c.done, upTo)
 	}
 	c.done = upTo
 	if c.done == c.frames {
-		c.pad = [2][]float32{}
+		c.pad, c.src = [2][]float32{}, nil
 	}
 }
 
@@ -185,8 +200,9 @@ func (c *clip) bytes() int64 { return int64(len(c.data)) * 4 }
 // equal: then it is a plain copy, done at once). Mono stays mono; a stereo
 // wave keeps its channels; of more channels the first two (front left,
 // front right in WAVEFORMATEX order) are kept. Input samples are sanitized
-// once, here, before filtering: NaN becomes 0 and the rest is clamped to
-// [-1, 1], so one bad sample cannot smear across the filter.
+// once, before filtering (as fill reaches them): NaN becomes 0 and the
+// rest is clamped to [-1, 1], so one bad sample cannot smear across the
+// filter.
 func convert(p *audio.PCM, r *resampler) *clip {
 	n := p.Frames()
 	ch := min(p.Channels, 2)
@@ -200,14 +216,10 @@ func convert(p *audio.PCM, r *resampler) *clip {
 		}
 		return c
 	}
-	c.frames, c.done = r.frames(n), 0
+	c.frames, c.done, c.src = r.frames(n), 0, p
 	c.data = make([]float32, c.frames*ch)
 	for k := 0; k < ch; k++ {
-		pad := make([]float32, n+2*r.half)
-		for i := 0; i < n; i++ {
-			pad[r.half+i] = sanitize(p.Samples[i*p.Channels+k])
-		}
-		c.pad[k] = pad
+		c.pad[k] = make([]float32, n+2*r.half)
 	}
 	return c
 }
