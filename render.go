@@ -67,9 +67,10 @@ func cmdRender(args []string) error {
 type renderOptions struct {
 	seconds, tick float64
 	rate          int
-	// progress, if set, gets a line now and then while a render runs for
-	// longer than progressEvery.
+	// progress, if set, gets a line every `every` of wall time (default
+	// progressEvery) while the render runs.
 	progress io.Writer
+	every    time.Duration
 	// onEvents, if set, sees every tick's events (tests compare them with
 	// trace's).
 	onEvents func(now float64, evs []ambient.Event)
@@ -93,8 +94,12 @@ func runRender(host mix.Host, o renderOptions, out io.Writer) error {
 		return err
 	}
 	buf := make([]float32, 2*renderBlock)
+	every := o.every
+	if every <= 0 {
+		every = progressEvery
+	}
 	start := time.Now()
-	next := start.Add(progressEvery)
+	next := start.Add(every)
 	for done := int64(0); done < total; {
 		n := int(min(renderBlock, total-done))
 		m.ReadFloat(buf[:2*n])
@@ -103,7 +108,7 @@ func runRender(host mix.Host, o renderOptions, out io.Writer) error {
 		}
 		done += int64(n)
 		if o.progress != nil && time.Now().After(next) {
-			next = next.Add(progressEvery)
+			next = time.Now().Add(every)
 			fmt.Fprintf(o.progress, "render: %.0f of %.0f s (%.0f%%), %.1f× real time\n",
 				float64(done)/float64(o.rate), o.seconds, 100*float64(done)/float64(total),
 				float64(done)/float64(o.rate)/time.Since(start).Seconds())

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"acambient/core/ambient"
 	"acambient/core/demo"
@@ -198,5 +199,26 @@ func TestRenderFlags(t *testing.T) {
 		if _, errs, code := runCmd(t, args...); code == 0 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want an error", args, code, errs)
 		}
+	}
+}
+
+// TestRenderProgress: a long render reports on stderr as it goes.
+func TestRenderProgress(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	o := addRunFlags(fs)
+	fs.Parse([]string{"-player", posOf(landmark(t, "river"))})
+	w, closeData, err := o.open(context.Background(), fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeData()
+	var progress bytes.Buffer
+	err = runRender(w, renderOptions{seconds: 5, tick: 1.0 / 30, rate: 48000, progress: &progress, every: time.Nanosecond}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
+	if len(lines) < 10 || !strings.HasPrefix(lines[0], "render: ") || !strings.Contains(lines[len(lines)-1], "of 5 s (100%)") {
+		t.Errorf("progress lines: %d, first %q, last %q", len(lines), lines[0], lines[len(lines)-1])
 	}
 }

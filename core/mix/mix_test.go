@@ -394,3 +394,35 @@ func equal(a, b []float32) bool {
 	}
 	return true
 }
+
+// TestSettersFromAnotherGoroutine: SetGain and FadeAll from one goroutine
+// while another reads (run with -race); a gain of 0 silences the output.
+func TestSettersFromAnotherGoroutine(t *testing.T) {
+	var script []ambient.Event
+	for k := 0; k < 3000; k++ {
+		script = append(script, play(float64(k)*DefaultTick, k%16, 1, -6, 0))
+	}
+	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: tone(22050, 440, 0.5, 22050)}, script...), Options{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			m.SetGain(float32(i%3) / 2)
+			if i%50 == 0 {
+				m.FadeAll()
+			}
+		}
+		m.SetGain(0)
+	}()
+	buf := make([]float32, 2*512)
+	for i := 0; i < 200; i++ {
+		m.ReadFloat(buf)
+	}
+	<-done
+	m.ReadFloat(buf)
+	for _, s := range buf {
+		if s != 0 {
+			t.Fatalf("gain 0 gave %v", s)
+		}
+	}
+}
