@@ -213,7 +213,7 @@ func TestAcdatListing(t *testing.T) {
 		{"/dats/portal/files?limit=3&offset=9", portalLines[9:], "3", "9"},
 		{"/dats/portal/files?limit=3&offset=10", nil, "3", "10"},
 		{"/dats/portal/files?limit=%2B2&offset=007", portalLines[7:9], "2", "7"}, // "+" in a query is a space
-		{"/dats/portal/files?limit=1&limit=2", portalLines[:2], "2", "0"}, // the last of repeated keys, as a HashMap collects them
+		{"/dats/portal/files?limit=1&limit=2", portalLines[:2], "2", "0"},        // the last of repeated keys, as a HashMap collects them
 		{"/dats/CELL/files?limit=100000", cellLines, "100000", "0"},
 		{"/dats/cell/files?offset=6", cellLines[6:], "10000", "6"},
 	} {
