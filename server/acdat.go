@@ -184,7 +184,7 @@ func (d *db) storedRecord(r *http.Request, id uint32) (*cachedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachedRecord{id: id, b: b, etag: bytesETag(b)}, nil
+	return &cachedRecord{b: b, etag: bytesETag(b)}, nil
 }
 
 // acdatListing answers /dats/{dat}/files: files_index's paging (limit, then
