@@ -124,16 +124,16 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which int,
 		}
 		wantJSON = true
 	}
-	notFound := fmt.Sprintf("File not found with ID %d (0x%X)", id, id)
+	notFound := func() { acdatError(w, fmt.Sprintf("File not found with ID %d (0x%X)", id, id), http.StatusNotFound) }
 	d := h.acdatDB(which)
 	if d == nil {
-		acdatError(w, notFound, http.StatusNotFound)
+		notFound()
 		return
 	}
 	rec, err := d.storedRecord(r, id)
 	switch {
 	case errors.Is(err, datfetch.ErrNotFound):
-		acdatError(w, notFound, http.StatusNotFound)
+		notFound()
 		return
 	case err != nil && r.Context().Err() != nil:
 		return
@@ -499,6 +499,9 @@ func acdatError(w http.ResponseWriter, msg string, code int) {
 // lastQuery returns a query parameter as acdatservice reads it: its query
 // pairs collected into a HashMap, so the last of repeated keys wins.
 func lastQuery(r *http.Request, key string) (string, bool) {
+	if r.URL.RawQuery == "" {
+		return "", false
+	}
 	v := r.URL.Query()[key]
 	if len(v) == 0 {
 		return "", false

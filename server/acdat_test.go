@@ -423,3 +423,31 @@ func BenchmarkAcdatListingPage(b *testing.B) {
 		h.ServeHTTP(w, r)
 	}
 }
+
+// BenchmarkAcdatRecord compares one landblock answer on acdatservice's
+// route with /cell/files/{id}, both from a dat file with the record cached:
+// the acdatservice route adds the B-tree lookup that tells whether the
+// record is stored compressed.
+func BenchmarkAcdatRecord(b *testing.B) {
+	w := testWorld(b)
+	var buf bytes.Buffer
+	if err := datfetch.WriteDat(&buf, datfetch.Cell, w.cell); err != nil {
+		b.Fatal(err)
+	}
+	cell, err := datfetch.NewDat(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := New(Options{Cell: cell, Log: log.New(io.Discard, "", 0)})
+	for _, target := range []string{"/cell/files/0xA9B4FFFF", "/dats/cell/files/0xA9B4FFFF"} {
+		b.Run(strings.ReplaceAll(target[1:], "/", "_"), func(b *testing.B) {
+			r := httptest.NewRequest("GET", target, nil)
+			w := &discard{h: http.Header{}}
+			b.ReportAllocs()
+			for b.Loop() {
+				clear(w.h)
+				h.ServeHTTP(w, r)
+			}
+		})
+	}
+}
