@@ -30,7 +30,7 @@ import (
 	"acambient/datfetch"
 )
 
-// acdatLimit* are files_index's paging bounds (routes.rs: default 10000,
+// acdatDefaultLimit and acdatMaxLimit are files_index's paging bounds (routes.rs: default 10000,
 // "limit must be between 1 and 100000").
 const (
 	acdatDefaultLimit = 10000
