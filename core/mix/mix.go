@@ -274,13 +274,17 @@ func (m *Mixer) start(ev *ambient.Event) {
 	}
 }
 
-// cut moves a sounding voice to its slot's tail, fading out.
+// cut moves a sounding voice to its slot's tail, fading out; one that has
+// not started yet just goes.
 func (m *Mixer) cut(slot int) {
 	v := &m.voices[slot]
 	if !v.active {
 		return
 	}
 	v.active = false
+	if v.pos < 0 {
+		return
+	}
 	t := &m.tails[slot]
 	*t = *v
 	t.active = true
