@@ -5,7 +5,6 @@ package datfetch
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,16 +14,6 @@ import (
 	"testing"
 	"time"
 )
-
-// rec is a record of n bytes starting with the DID id.
-func rec(id uint32, n int) []byte {
-	b := make([]byte, n)
-	binary.LittleEndian.PutUint32(b, id)
-	for i := 4; i < n; i++ {
-		b[i] = byte(i * 7)
-	}
-	return b
-}
 
 // recordServer serves recs under /files/ and counts requests per path.
 type recordServer struct {
@@ -308,7 +297,7 @@ func TestHTTPContextCancelDuringBackoff(t *testing.T) {
 	}{
 		{"Get", func(ctx context.Context) error { _, err := h.Get(ctx, 0x13000000); return err }, "0x13000000"},
 		// The retry loop itself says what it was waiting out.
-		{"fetch", func(ctx context.Context) error { _, err := h.fetch(ctx, s.URL+"/files/0x13000000", 100); return err }, "last attempt: " + s.URL + "/files/0x13000000: 503"},
+		{"fetch", func(ctx context.Context) error { _, err := h.fetch(ctx, s.URL+"/files/0x13000000", 100); return err }, "last attempt: " + s.URL + "/files/0x13000000: status 503"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		start := time.Now()
@@ -429,7 +418,7 @@ func TestHTTPIDs(t *testing.T) {
 		{"/files/", []uint32{0x0A000002, 0x13000000, 0x20000012}, ""},
 		{"/static/files/", []uint32{0xA9B4FFFE, 0xA9B4FFFF, 0xA9C0FFFF}, ""},
 		{"/listing/files/", []uint32{0x0A000002}, ""},
-		{"/bad/files/", nil, `line 2: id "zzz"`},
+		{"/bad/files/", nil, `line 2: record id "zzz"`},
 		{"/none/files/", nil, "/none/files/index.txt: 404"},
 	} {
 		ids, err := NewHTTP(s.URL+tc.base, fast(HTTPOptions{})).IDs(ctx)
