@@ -55,6 +55,10 @@ const (
 	faultIdle = 500 * time.Millisecond
 )
 
+// faultServerEnv names the fault server's URL, set by the native
+// TestFetchTransportUnderNode when it runs the js tests under node.
+const faultServerEnv = "ACAMBIENT_FAULT_SERVER"
+
 type remoteCase struct {
 	name       string
 	path       string // under the server; the source's base
