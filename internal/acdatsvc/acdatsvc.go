@@ -218,13 +218,13 @@ func fileID(s string) (uint32, error) {
 			h = s[2:]
 		}
 		v, err := strconv.ParseUint(strings.TrimPrefix(h, "+"), 16, 32)
-		if err != nil || h == "+" {
+		if err != nil {
 			return 0, fmt.Errorf("Invalid file ID %q. Use a decimal ID or a hexadecimal ID such as 0x1000001.", s)
 		}
 		return uint32(v), nil
 	}
 	v, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 32)
-	if err != nil || s == "+" {
+	if err != nil {
 		return 0, fmt.Errorf("Invalid file ID %q. Use an unsigned decimal ID or hexadecimal ID such as 0x1000001.", s)
 	}
 	return uint32(v), nil
