@@ -447,3 +447,61 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestHTTPRetryAfterTooLong(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	start := time.Now()
+	_, err := NewHTTP(s.URL+"/files/", fast(HTTPOptions{})).Get(context.Background(), 0x13000000)
+	if err == nil || !strings.Contains(err.Error(), "retry after 1h0m0s, more than the 1m0s waited") {
+		t.Fatalf("err = %v, want the hour refused", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	if n := s.count("/files/0x13000000"); n != 1 {
+		t.Fatalf("requests = %d, want 1", n)
+	}
+}
+
+// A chain of redirects longer than maxRedirects is refused at once, not
+// followed 10 times per attempt and retried.
+func TestHTTPRedirectChain(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if r.URL.Path == "/files/0x13000000" {
+			w.Write(rec(0x13000000, 8))
+			return
+		}
+		var hop int
+		fmt.Sscanf(r.URL.Path, "/hop%d/", &hop)
+		http.Redirect(w, r, fmt.Sprintf("/hop%d/files/0x13000000", hop+1), http.StatusFound)
+	})
+	// Two hops to the record are fine...
+	s2 := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch r.URL.Path {
+		case "/a/files/0x13000000":
+			http.Redirect(w, r, "/b/files/0x13000000", http.StatusMovedPermanently)
+		case "/b/files/0x13000000":
+			http.Redirect(w, r, "/files/0x13000000", http.StatusFound)
+		default:
+			w.Write(rec(0x13000000, 8))
+		}
+	})
+	if _, err := NewHTTP(s2.URL+"/a/files/", fast(HTTPOptions{})).Get(context.Background(), 0x13000000); err != nil {
+		t.Fatal(err)
+	}
+	// ...an endless chain is not.
+	_, err := NewHTTP(s.URL+"/hop0/files/", fast(HTTPOptions{})).Get(context.Background(), 0x13000000)
+	if err == nil || !strings.Contains(err.Error(), "more than 5 redirects") || !errors.Is(err, ErrPermanent) {
+		t.Fatalf("err = %v, want more than 5 redirects, permanent", err)
+	}
+	total := 0
+	for i := range 20 {
+		total += s.count(fmt.Sprintf("/hop%d/files/0x13000000", i))
+	}
+	if total != maxRedirects+1 {
+		t.Fatalf("%d requests, want %d (one attempt, no retries)", total, maxRedirects+1)
+	}
+}
