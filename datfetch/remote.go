@@ -218,16 +218,16 @@ func inflateStored(b []byte, limit int64) ([]byte, error) {
 // /dats/{dat}/files (JSON Lines of entry metadata, paged by limit and offset,
 // followed here page by page). A static export has no such route (a file
 // and a folder cannot share the name), and a static host answers it with a
-// 404 or an HTML folder listing; then IDs reads base+"index.txt", where
-// export writes the listing and which serve answers too. The result is
-// ascending, without repeats.
+// 404, an HTML folder listing, or (a bucket that may not be listed) a 403;
+// then IDs reads base+"index.txt", where export writes the listing and which
+// serve answers too. The result is ascending, without repeats.
 func (h *HTTP) IDs(ctx context.Context) ([]uint32, error) {
 	root := strings.TrimSuffix(h.base, "/")
 	var ids []uint32
 	for offset := 0; ; {
 		url := fmt.Sprintf("%s?limit=%d&offset=%d", root, listingPage, offset)
 		b, err := h.fetch(ctx, url, maxListingBytes)
-		if offset == 0 && (errors.Is(err, errStatus404) || (err == nil && looksLikeHTML(b))) {
+		if offset == 0 && (errors.Is(err, errStatus404) || errors.Is(err, errStatus403) || (err == nil && looksLikeHTML(b))) {
 			url = h.base + "index.txt"
 			if b, err = h.fetch(ctx, url, maxListingBytes); err != nil {
 				return nil, err
@@ -271,8 +271,11 @@ func isJSONLines(b []byte) bool {
 	return len(b) > 0 && b[0] == '{'
 }
 
-// errStatus404 marks a 404 answer inside fetch's errors.
-var errStatus404 = errors.New("404 Not Found")
+// errStatus404 and errStatus403 mark those answers inside fetch's errors.
+var (
+	errStatus404 = errors.New("404 Not Found")
+	errStatus403 = errors.New("403 Forbidden")
+)
 
 // errStalled is the cause of an attempt's cancellation by the idle timer.
 var errStalled = errors.New("stalled")
@@ -348,6 +351,8 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 	case s == 200:
 	case s == 404:
 		return nil, 0, fmt.Errorf("%s: %w", url, errStatus404)
+	case s == 403:
+		return nil, 0, fmt.Errorf("%s: %w", url, errStatus403)
 	case s == 429 || s >= 500:
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // let the connection be reused
 		return nil, parseRetryAfter(resp.header("retry-after"), time.Now()),

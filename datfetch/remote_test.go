@@ -403,6 +403,10 @@ func TestHTTPIDs(t *testing.T) {
 			fmt.Fprint(w, "<!doctype html>\n<pre><a href=\"0x0A000002\">0x0A000002</a></pre>")
 		case "/listing/files/index.txt":
 			fmt.Fprint(w, "0x0A000002\n")
+		case "/s3/files": // a bucket that may not be listed
+			http.Error(w, "AccessDenied", http.StatusForbidden)
+		case "/s3/files/index.txt":
+			fmt.Fprint(w, "0x13000000\n")
 		case "/bad/files":
 			fmt.Fprint(w, "0x0A000002\nzzz\n")
 		default:
@@ -418,6 +422,7 @@ func TestHTTPIDs(t *testing.T) {
 		{"/files/", []uint32{0x0A000002, 0x13000000, 0x20000012}, ""},
 		{"/static/files/", []uint32{0xA9B4FFFE, 0xA9B4FFFF, 0xA9C0FFFF}, ""},
 		{"/listing/files/", []uint32{0x0A000002}, ""},
+		{"/s3/files/", []uint32{0x13000000}, ""},
 		{"/bad/files/", nil, `line 2: record id "zzz"`},
 		{"/none/files/", nil, "/none/files/index.txt: 404"},
 	} {
