@@ -72,12 +72,13 @@ func firstFails503() func(http.Handler) http.Handler {
 func identity(h http.Handler) http.Handler { return h }
 
 // The reading commands give the same bytes over -server as from the demo
-// world in memory: through our server, through it with every record's
-// first request failing, and through an acdatservice that stores records
-// compressed.
+// world in memory: through our server (its own routes and its acdatservice
+// ones), through it with every record's first request failing, and through
+// an acdatservice emulation that stores records compressed.
 func TestCommandsOverServer(t *testing.T) {
-	var oursHits, blipHits atomic.Int64
+	var oursHits, blipHits, routeHits atomic.Int64
 	ours := ourDemoServer(t, identity, &oursHits)
+	oursACDatRoutes := ourDemoServer(t, identity, &routeHits)
 	blip := ourDemoServer(t, firstFails503(), &blipHits)
 	acdat, emu, portal := acdatDemoServer(t)
 
@@ -102,6 +103,7 @@ func TestCommandsOverServer(t *testing.T) {
 			{"ours", []string{"-server", ours.URL}},
 			{"ours with a 503 before every record", []string{"-server", blip.URL, "-api", "ours"}},
 			{"acdatservice", []string{"-server", acdat.URL + "/", "-api", "acdatservice"}},
+			{"our server's acdatservice routes", []string{"-server", oursACDatRoutes.URL, "-api", "acdatservice"}},
 		} {
 			got, errs, code := runCmd(t, append(append([]string{}, args...), via.flags...)...)
 			if code != 0 {
@@ -115,8 +117,8 @@ func TestCommandsOverServer(t *testing.T) {
 
 	// Each run went over HTTP, and the blips happened (the blip server saw
 	// the same runs plus one failed request per path).
-	if oursHits.Load() == 0 || blipHits.Load() <= oursHits.Load() {
-		t.Fatalf("requests: %d to our server, %d to the blip server (want more)", oursHits.Load(), blipHits.Load())
+	if oursHits.Load() == 0 || routeHits.Load() == 0 || blipHits.Load() <= oursHits.Load() {
+		t.Fatalf("requests: %d to our server, %d to its acdatservice routes, %d to the blip server (want more)", oursHits.Load(), routeHits.Load(), blipHits.Load())
 	}
 	// The acdatservice run really inflated: the region and the forest's
 	// waves were served compressed.
