@@ -2,6 +2,7 @@ package datfetch
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -168,6 +169,9 @@ func FuzzListings(f *testing.F) {
 	f.Add([]byte("0x0A000002\n0x13"))
 	f.Add([]byte("{\"id\":16777217,\"file_size\":300}\n{\"id\":16777218}"))
 	f.Add([]byte("{\"id\":-1}\n"))
+	f.Add([]byte("{\"id\":007}\n{\"id\":4294967296,\"x\":1}"))
+	f.Add([]byte("{\"id\":5,\"id\":6}")) // encoding/json: the last wins
+	f.Add([]byte("{\"id\":5,\"ID\":6}")) // in any case
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if ids, err := parseListing("L", b); err == nil {
 			lines := 0
@@ -180,7 +184,23 @@ func FuzzListings(f *testing.F) {
 				t.Fatalf("%d ids from %d lines", len(ids), lines)
 			}
 		}
-		parseJSONLines("L", b)
+		// The fast path for acdatservice's own lines agrees with encoding/json.
+		if ids, err := parseJSONLines("L", b); err == nil {
+			var want []uint32
+			for _, l := range bytes.Split(b, []byte{'\n'}) {
+				if l = bytes.TrimSpace(l); len(l) == 0 {
+					continue
+				}
+				var e struct{ ID int64 }
+				if json.Unmarshal(l, &e) != nil {
+					t.Fatalf("accepted %q, which encoding/json refuses", l)
+				}
+				want = append(want, uint32(e.ID))
+			}
+			if fmt.Sprint(ids) != fmt.Sprint(want) {
+				t.Fatalf("ids %v, encoding/json reads %v", ids, want)
+			}
+		}
 	})
 }
 
