@@ -17,7 +17,10 @@ import (
 // body streams through its reader, so the source's idle timer and size
 // limit work on it as natively. Redirects are the browser's to follow: it
 // gives up on a loop by itself, but reports that as it reports any network
-// failure, so a loop here is retried like one.
+// failure, so a loop here is retried like one. Cross-origin, the source
+// sees ETag and Retry-After only when the server lists them in
+// Access-Control-Expose-Headers (ours exposes ETag); without them it skips
+// the CRC check and backs off by its own schedule.
 func Fetch() Transport {
 	return func(ctx context.Context, url string) (*Response, error) {
 		fetch := js.Global().Get("fetch")
