@@ -34,7 +34,7 @@ func cmdInspect(args []string) error {
 		return errors.New("want KIND and ID")
 	}
 	kind := dat.Kind(strings.ToLower(pos[0]))
-	id, err := dat.ParseID(pos[1])
+	id, err := dat.ParseID(strings.TrimSpace(pos[1]))
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"acambient/core/dat"
 	"acambient/datfetch"
 )
 
@@ -50,7 +51,7 @@ func newDB(name string, src datfetch.Lister, l *log.Logger, cacheBytes int64) *d
 
 // serveRecord answers one record: its bytes with a strong ETag, or 400/404/500.
 func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
-	id, err := parseID(seg)
+	id, err := dat.ParseID(seg)
 	if err != nil {
 		http.Error(w, fmt.Sprintf("bad %s record id: %v", d.name, err), http.StatusBadRequest)
 		return
