@@ -53,6 +53,9 @@ const (
 	// runBlocks is how many adjacent blocks one ReadAt fetches when a chain
 	// is contiguous (the usual case), instead of one call per block.
 	runBlocks = 64
+	// inflateProbe is how much of a compressed record's declared size is
+	// allocated before its stream has shown it holds that much (inflate).
+	inflateProbe = 1 << 20
 )
 
 // Header is DiskFileInfo_t at 0x140 (spec §1.1).
@@ -638,15 +641,27 @@ func (s *blockSet) add(start, n, bs uint32) bool {
 // inflate decodes a compressed record: u32 uncompressed size, then a zlib
 // stream (spec §1.5, retail DiskController::Decompress 0x00670A80, which
 // calls zlib uncompress into a buffer of the declared size). want is that
-// size, already vetted by declaredSize; the output is allocated once at it.
+// size, already vetted by declaredSize. Up to inflateProbe it is allocated
+// at once; past it, the first inflateProbe bytes must come out of the stream
+// before the rest is allocated, so a record that declares 32 MiB and gives
+// ten bytes costs a megabyte, not 32 (declaredSize's caps bound the rest).
 func inflate(b []byte, want uint32) ([]byte, error) {
 	zr, err := zlib.NewReader(bytes.NewReader(b[4:]))
 	if err != nil {
 		return nil, fmt.Errorf("zlib header at +4: %w", err)
 	}
 	defer zr.Close()
-	out := make([]byte, want)
-	if n, err := io.ReadFull(zr, out); err != nil {
+	out := make([]byte, min(want, inflateProbe))
+	n, err := io.ReadFull(zr, out)
+	if err == nil && want > inflateProbe {
+		full := make([]byte, want)
+		copy(full, out)
+		out = full
+		var m int
+		m, err = io.ReadFull(zr, out[n:])
+		n += m
+	}
+	if err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("zlib stream gives %d bytes, declared %d", n, want)
 		}

@@ -148,7 +148,7 @@ func storedZlib(data []byte) []byte {
 // compressedCell is a cell dat (256-byte blocks): root over blocks 0..6
 // (1716 bytes need 7 blocks of 252), a stored-block zlib record in block 7,
 // a real deflate record from block 8 over as many blocks as it needs (≥ 2).
-func compressedCell(t *testing.T) (*fixture, map[uint32][]byte) {
+func compressedCell(t testing.TB) (*fixture, map[uint32][]byte) {
 	small := didRecord(0x01010100, "ABCDEFGHIJKL")
 	body := make([]byte, 0, 800)
 	x := uint32(12345)

@@ -154,7 +154,7 @@ func TestDecompressionBombRefused(t *testing.T) {
 }
 
 // A legitimate large compressed record is allocated once at its declared
-// size: 4 MiB costs little more than 4 MiB (a growing buffer cost twice).
+// size after a 1 MiB probe: 4 MiB costs about 5 (a growing buffer cost 8).
 func TestInflateAllocatesDeclaredOnce(t *testing.T) {
 	rec := bytes.Repeat([]byte("wave data "), 4<<20/10)
 	binary.LittleEndian.PutUint32(rec, 0x0A000002)
@@ -165,8 +165,23 @@ func TestInflateAllocatesDeclaredOnce(t *testing.T) {
 	if err != nil || !bytes.Equal(got, rec) {
 		t.Fatalf("Get = %d bytes, %v", len(got), err)
 	}
-	if want := uint64(len(rec)) + 256<<10; n > want {
+	if want := uint64(len(rec)) + inflateProbe + 256<<10; n > want {
 		t.Errorf("inflating %d bytes allocated %d, want ≤ %d", len(rec), n, want)
+	}
+}
+
+// A record that declares 8 MiB (within zlib's ratio of its 8 KB stream)
+// but gives 8 KB costs the 1 MiB probe, not the 8 MiB it claims.
+func TestInflateLyingDeclaredSize(t *testing.T) {
+	rec := didRecord(0x0A000003, string(noise(8192)))
+	d := compressedPortal(t, 0x0A000003, zrecord(8<<20, rec))
+	var err error
+	n := allocated(func() { _, err = d.Get(context.Background(), 0x0A000003) })
+	if err == nil || !strings.Contains(err.Error(), "zlib stream gives 8196 bytes, declared 8388608") {
+		t.Fatalf("Get error = %v", err)
+	}
+	if n > inflateProbe+256<<10 {
+		t.Errorf("a lying 8 MiB declaration allocated %d bytes", n)
 	}
 }
 
