@@ -15,7 +15,7 @@ import (
 // holds allow: a few times the file, plus what a compressed record may
 // declare (issue 8).
 func FuzzDatFields(f *testing.F) {
-	f.Add(uint8(0), []byte{0, 0, 1, 0, 0, 0, 0, 0x20})         // entry 1's size: bit 29
+	f.Add(uint8(0), []byte{0, 0, 1, 0, 0, 0, 0, 0x20})          // entry 1's size: bit 29
 	f.Add(uint8(1), []byte{3, 0, 0, 0, 0x00, 0x14, 0, 0})       // a root branch elsewhere
 	f.Add(uint8(2), []byte{4, 0, 1, 0, 0, 0, 0, 0})             // a leaf's count to 0
 	f.Add(uint8(3), []byte{6, 0, 0, 0, 0, 0, 0, 4})             // a declared size of 64 MiB
