@@ -207,10 +207,14 @@ func looksCompressed(b []byte) bool {
 // inflateStored inflates a compressed record under the source's size cap,
 // with the dat reader's decoder (inflate) so both refuse the same records.
 func inflateStored(b []byte, limit int64) ([]byte, error) {
-	if want := binary.LittleEndian.Uint32(b); int64(want) > limit {
+	want := binary.LittleEndian.Uint32(b)
+	if int64(want) > limit {
 		return nil, fmt.Errorf("declared uncompressed size %d exceeds the %d-byte limit", want, limit)
 	}
-	return inflate(b)
+	if most := uint64(len(b)-4) * zlibMaxRatio; uint64(want) > most {
+		return nil, fmt.Errorf("declared uncompressed size %d exceeds what %d stored bytes can inflate to", want, len(b)-4)
+	}
+	return inflate(b, want)
 }
 
 // IDs returns the ids of the listing at base without its trailing slash: our

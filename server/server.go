@@ -95,6 +95,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "request URI longer than 1024 bytes", http.StatusRequestURITooLong)
 		return
 	}
+	if r.RequestURI == "*" {
+		// "OPTIONS *" asks what the server as a whole allows. net/http
+		// answers it 200 itself unless NewHTTPServer turns that off; the
+		// answer is the one every other method gets (contracts §2.1).
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method "+r.Method+" not allowed on *: the server is read-only (GET, HEAD)", http.StatusMethodNotAllowed)
+		return
+	}
 	segs, ok := splitPath(r.URL)
 	if !ok {
 		http.Error(w, "invalid URL path", http.StatusBadRequest)
