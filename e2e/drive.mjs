@@ -70,6 +70,7 @@ try {
   // Walk east across a landblock edge: from 24 m west of the river block's
   // east edge (the next ring is prefetched there), holding the right arrow
   // (heading north: strafe east at 12 m/s).
+  const hostPre = await page.evaluate(() => window.ambient.state().loading);
   await gotoPos("0xA9B5003F/168,144,22.85");
   await settled("0xA9B5003F");
   await T(300);
@@ -86,7 +87,7 @@ try {
   const walkEnd = Date.now();
   const log1 = (await ctl("log")).requests;
   const hostEnd = await page.evaluate(() => window.ambient.state().loading);
-  out.steps.walk = { t0, crossedAt, walkEnd, requests: log1.slice(log0), host0, hostAtCrossing, hostEnd,
+  out.steps.walk = { t0, crossedAt, walkEnd, requests: log1.slice(log0), hostPre, host0, hostAtCrossing, hostEnd,
     rebuilds: await page.evaluate((t) => window.__rebuilds.filter((r) => r.at >= t), t0) };
 
   // The dat server goes away mid-walk: the walk goes on into land not yet
@@ -160,9 +161,16 @@ async function listen(cell, ms) {
     await T(170); // one analyser window (8192 frames at 48 kHz)
     spectra.push(await page.evaluate(() => window.probe.bands()));
   }
-  // The median per band over the snapshots: the spot's steady bed, not the
-  // intermittent calls that happened to fire while listening.
-  const avg = (sp) => sp[0].map((_, k) => { const v = sp.map((s) => s[k]).sort((a, b) => a - b); return v[v.length >> 1]; });
+  // Mean power per band over the snapshots that hold sound: a constant
+  // sound whose wave is shorter than its min_rate leaves silent gaps (retail
+  // re-fires it every min_rate), and silence has no spectral shape.
+  const avg = (sp) => {
+    const pow = sp.map((s) => s.map((db) => Math.pow(10, db / 10)));
+    const tot = pow.map((p) => p.reduce((a, b) => a + b, 0));
+    const top = Math.max(...tot);
+    const keep = pow.filter((_, i) => tot[i] >= top / 10);
+    return keep[0].map((_, k) => 10 * Math.log10(keep.reduce((a, p) => a + p[k], 0) / keep.length));
+  };
   const h = spectra.length >> 1;
   return await page.evaluate(({ bands, first, second }) => ({ ...window.probe.summary(), bands, first, second, state: live(window.ambient.state()) }),
     { bands: avg(spectra), first: avg(spectra.slice(0, h)), second: avg(spectra.slice(h)) });

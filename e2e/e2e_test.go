@@ -215,6 +215,7 @@ type result struct {
 			WalkEnd   int64             `json:"walkEnd"`
 			Requests  []request         `json:"requests"`
 			Rebuilds  []json.RawMessage `json:"rebuilds"`
+			HostPre   hostStats         `json:"hostPre"` // before moving near the edge
 			Host0     hostStats         `json:"host0"`
 			HostAt    hostStats         `json:"hostAtCrossing"`
 			HostEnd   hostStats         `json:"hostEnd"`
@@ -267,7 +268,7 @@ type spot struct {
 	Bands  []float64 `json:"bands"`
 	First  []float64 `json:"first"`  // the first half of the listen
 	Second []float64 `json:"second"` // the second half
-	State liveState `json:"state"`
+	State  liveState `json:"state"`
 }
 
 func (r *result) decode(out []byte) error {
@@ -406,6 +407,8 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 		t.Errorf("at the crossing (%s) the host had fetched %d records since the walk began, %d pending, %d live instances; want 0, 0, > 0",
 			w.HostAt.Cell, w.HostAt.Records-w.Host0.Records, w.HostAt.Pending, w.HostAt.N)
 	}
+	t.Logf("prefetch for one landblock crossing (moving within 48 m of the edge): %d records, %d bytes",
+		w.Host0.Records-w.HostPre.Records, w.Host0.Bytes-w.HostPre.Bytes)
 	t.Logf("walk across one landblock edge: server saw %d requests (%d bytes); the host fetched %d records (%d bytes) from the start of the walk to its end (prefetch of the ring beyond); %d rebuilds",
 		recs, bytes, w.HostEnd.Records-w.Host0.Records, w.HostEnd.Bytes-w.Host0.Bytes, len(w.Rebuilds))
 
