@@ -114,6 +114,17 @@ try {
   await T(2000);
   out.steps.recovered = await page.evaluate(() => ({ state: live(window.ambient.state()), audio: window.probe.summary() }));
 
+  // stop() silences the output; start() brings it back.
+  await page.evaluate(() => window.ambient.stop());
+  await T(800);
+  await page.evaluate(() => window.probe.reset());
+  await T(1000);
+  out.steps.stopped = await page.evaluate(() => ({ audio: window.probe.summary(), state: window.ambient.state().audio }));
+  out.steps.restarted = await page.evaluate(() => window.ambient.start());
+  await page.evaluate(() => window.probe.reset());
+  await T(1500);
+  out.steps.restarted.audio = await page.evaluate(() => window.probe.summary());
+
   if (mode === "dropouts") {
     await page.click('#landmarks button[data-name="river"]');
     await settled("0xA9B5002D");

@@ -229,6 +229,14 @@ type result struct {
 			State liveState `json:"state"`
 			Audio audio     `json:"audio"`
 		} `json:"recovered"`
+		Stopped struct {
+			Audio audio  `json:"audio"`
+			State string `json:"state"`
+		} `json:"stopped"`
+		Restarted struct {
+			Running bool  `json:"running"`
+			Audio   audio `json:"audio"`
+		} `json:"restarted"`
 		Idle60 *audio `json:"idle60"`
 		Jank60 *audio `json:"jank60"`
 	} `json:"steps"`
@@ -422,6 +430,14 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 	if len(s.Recovered.State.Sounds) == 0 || s.Recovered.Audio.RMS < 0.003 {
 		t.Errorf("after the server came back: %d live instances, RMS %.5f; want the forest loaded and heard",
 			len(s.Recovered.State.Sounds), s.Recovered.Audio.RMS)
+	}
+
+	// stop() and start() again.
+	if s.Stopped.State != "suspended" || s.Stopped.Audio.RMS != 0 {
+		t.Errorf("after stop(): audio %q, RMS %g; want suspended and silent", s.Stopped.State, s.Stopped.Audio.RMS)
+	}
+	if !s.Restarted.Running || s.Restarted.Audio.RMS < 0.003 {
+		t.Errorf("start() after stop(): running %v, RMS %.5f; want sound again", s.Restarted.Running, s.Restarted.Audio.RMS)
 	}
 
 	// No console errors beyond the network's own lines for records (404s of
