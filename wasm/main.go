@@ -51,6 +51,10 @@ func newAPI() *api {
 
 var errNotOpen = errors.New("not loaded yet: call open first")
 
+// pageCacheBytes bounds each record source's byte cache in the page: the
+// host holds what it decoded, so this only saves refetching nearby records.
+const pageCacheBytes = 16 << 20
+
 func (a *api) object() js.Value {
 	o := js.Global().Get("Object").New()
 	add := func(name string, f js.Func) {
@@ -148,8 +152,11 @@ func (a *api) open(args []js.Value) (any, error) {
 	if a.bridge != nil {
 		return nil, errors.New("already open")
 	}
-	portal := fetchSource{base: arg(args, 0).String()}
-	cell := fetchSource{base: arg(args, 1).String()}
+	// datfetch's HTTP source over the browser's fetch: retries, one request
+	// per id, checks, and a byte cache (the host keeps what it decoded).
+	opt := datfetch.HTTPOptions{CacheBytes: pageCacheBytes}
+	portal := datfetch.NewHTTP(arg(args, 0).String(), opt)
+	cell := datfetch.NewHTTP(arg(args, 1).String(), opt)
 	// A fresh seed per page: Math.random is enough for which bird sings
 	// first, and keeps crypto out of the wasm.
 	seed := uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
