@@ -51,11 +51,11 @@ try {
   }));
   out.steps.firstSound = await page.evaluate(() => window.probe.loadingAt.firstAudio);
 
-  out.steps.river = await listen("0xA9B5002D", 4000);
+  out.steps.river = await listen("0xA9B5002D", 5000);
 
   await page.click('#landmarks button[data-name="desert"]');
   await settled("0xA5B00037");
-  out.steps.desert = await listen("0xA5B00037", 4000);
+  out.steps.desert = await listen("0xA5B00037", 5000);
 
   // The cellar sees nothing outside: no instances, and silence once the
   // voices already sounding have ended.
@@ -166,6 +166,14 @@ async function gotoPos(pos) {
 // listen measures a spot for ms after resetting the tap: the page's live
 // instances, the RMS and the spectrum at the destination.
 async function listen(cell, ms) {
+  // Voices from the last spot play on to their end (as in retail): wait
+  // until every voice sounding was started here, and for the output
+  // buffers (about 0.5 s) to play out what came before.
+  await waitFor((cell) => {
+    const rb = window.__rebuilds.filter((r) => r.objcellId === cell).pop();
+    return rb && window.ambient.state().voices.every((v) => v.t >= rb.t);
+  }, cell, 40000);
+  await T(800);
   await page.evaluate(() => window.probe.reset());
   const spectra = [];
   for (let i = 0; i < ms / 170; i++) {
@@ -179,8 +187,10 @@ async function listen(cell, ms) {
     const pow = sp.map((s) => s.map((db) => Math.pow(10, db / 10)));
     const tot = pow.map((p) => p.reduce((a, b) => a + b, 0));
     const top = Math.max(...tot);
-    const keep = pow.filter((_, i) => tot[i] >= top / 10);
-    return keep[0].map((_, k) => 10 * Math.log10(keep.reduce((a, p) => a + p[k], 0) / keep.length));
+    const keep = sp.filter((_, i) => tot[i] >= top / 10);
+    // The median per band: the spot's steady bed, not the calls that
+    // happened to fire while listening.
+    return keep[0].map((_, k) => { const v = keep.map((s) => s[k]).sort((a, b) => a - b); return v[v.length >> 1]; });
   };
   const h = spectra.length >> 1;
   return await page.evaluate(({ bands, first, second }) => ({ ...window.probe.summary(), bands, first, second, state: live(window.ambient.state()) }),
