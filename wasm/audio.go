@@ -3,8 +3,10 @@
 package main
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
+	"syscall/js"
 	"time"
 
 	"github.com/hajimehoshi/oto/v2"
@@ -38,8 +40,9 @@ type audioOut struct {
 	live   atomic.Bool // oto reads the mixer; the pump stands down
 	pumpOn atomic.Bool
 
-	ctx    *oto.Context
-	player oto.Player
+	ctx      *oto.Context
+	player   oto.Player
+	panicked bool // the mixer panicked once: reported, then silence
 }
 
 func newAudioOut(m *mix.Mixer) *audioOut {
@@ -48,10 +51,22 @@ func newAudioOut(m *mix.Mixer) *audioOut {
 	return a
 }
 
-// Read is oto's source: the mixer, under the lock the pump shares.
-func (a *audioOut) Read(p []byte) (int, error) {
+// Read is oto's source: the mixer, under the lock the pump shares. A panic
+// in the mixer (a bug) must not take the page down with it (architecture.md:
+// no panic crosses into JS): the output goes silent and the console says why.
+func (a *audioOut) Read(p []byte) (n int, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			clear(p)
+			n, err = len(p), nil
+			if !a.panicked {
+				a.panicked = true
+				js.Global().Get("console").Call("error", fmt.Sprintf("ambient.wasm: mixer: internal error: %v", r))
+			}
+		}
+	}()
 	return a.mixer.Read(p)
 }
 
@@ -61,6 +76,12 @@ func (a *audioOut) startPump() {
 	}
 	go func() {
 		defer a.pumpOn.Store(false)
+		defer func() {
+			if r := recover(); r != nil {
+				a.mu.Unlock() // held where the mixer panicked
+				js.Global().Get("console").Call("error", fmt.Sprintf("ambient.wasm: mixer: internal error: %v", r))
+			}
+		}()
 		buf := make([]float32, 2*1024)
 		last := time.Now()
 		for !a.live.Load() {
