@@ -118,3 +118,16 @@ test("bad options are clear errors", () => {
   assert.throws(() => bindLeaflet(fakeMap(), fakeAmb(), { throttleMs: -1 }), /throttleMs -1/);
   assert.throws(() => bindLeaflet(fakeMap(), fakeAmb(), { follow: "click" }), /Leaflet not found/);
 });
+
+test("a failing setPlayer goes to onError; the binding goes on", async () => {
+  const map = fakeMap(), errors = [];
+  let n = 0;
+  const amb = { setPlayer() { n++; if (n === 1) return Promise.reject(new Error("offline")); if (n === 2) throw new Error("sync"); return Promise.resolve({}); } };
+  bindLeaflet(map, amb, { throttleMs: 0, onError: (e) => errors.push(e.message) });
+  map.fire("mousemove", B(10, 10, 1, 1));
+  map.fire("mousemove", B(10, 10, 30, 1));
+  map.fire("mousemove", B(10, 10, 60, 1));
+  await sleep(10);
+  assert.equal(n, 3);
+  assert.deepEqual(errors.sort(), ["offline", "sync"]);
+});

@@ -17,6 +17,7 @@ export interface LeafletMapLike {
 
 /** The part of an AmbientAudio (ambient.js) that bindLeaflet uses. */
 export interface AmbientLike {
+  /** May return a promise; a rejection goes to BindOptions.onError. */
   setPlayer(p: { ns: number; ew: number }): unknown;
   state?(): { player?: { objcellId?: number | string } | null; totalSoundCount?: number; cells?: ReadonlyArray<{ objcellId: number | string; weight: number }> } | null | undefined;
   on?(event: "state", fn: (...args: any[]) => void): unknown;
@@ -51,6 +52,8 @@ export interface BindOptions {
   L?: any;
   /** Called each time the listener is moved. */
   onMove?: (p: CellAt) => void;
+  /** Called when amb.setPlayer throws or its promise rejects (default: console.warn). */
+  onError?: (err: unknown) => void;
 }
 
 /** Makes the map drive amb; returns unbind(), which removes every handler and layer it added. */

@@ -54,6 +54,7 @@ export function hexId(id) {
  *   L          the Leaflet namespace, when it is not the global `L`
  *              (needed for "click" and overlay only).
  *   onMove     called with cellAt()'s object each time the listener moves.
+ *   onError    called when setPlayer fails (default: console.warn).
  */
 export function bindLeaflet(map, amb, opts = {}) {
   const follow = opts.follow ?? "cursor";
@@ -61,6 +62,7 @@ export function bindLeaflet(map, amb, opts = {}) {
     throw new Error(`bindLeaflet: follow ${JSON.stringify(follow)}: want "cursor", "click" or "center"`);
   }
   const throttleMs = opts.throttleMs ?? 100;
+  const onError = opts.onError ?? ((e) => console.warn("bindLeaflet: setPlayer:", e));
   if (!(throttleMs >= 0)) throw new Error(`bindLeaflet: throttleMs ${throttleMs}: want a number ≥ 0`);
   const needL = follow === "click" || opts.overlay;
   const Lf = opts.L ?? globalThis.L;
@@ -79,7 +81,13 @@ export function bindLeaflet(map, amb, opts = {}) {
     pending = null;
     sent = p;
     lastSend = performance.now();
-    amb.setPlayer({ ns: p.ns, ew: p.ew });
+    // setPlayer may answer with a promise (ambient.js does): a failure is
+    // reported, not left unhandled, and does not stop the binding.
+    try {
+      Promise.resolve(amb.setPlayer({ ns: p.ns, ew: p.ew })).catch(onError);
+    } catch (e) {
+      onError(e);
+    }
     opts.onMove?.(p);
   };
   const moveTo = (latlng, force) => {
@@ -135,16 +143,16 @@ export function bindLeaflet(map, amb, opts = {}) {
 
 // drawOverlay keeps a layer group showing the engine's last rebuild: the
 // 3×3 ring of landblocks it read (LScape::add_ambient_sounds), the
-// listener's cell, and each contributing cell shaded by its weight when the
-// module lists them (amb.cells()). It follows the engine's "state" events,
-// not the cursor, so it shows what is heard.
+// listener's cell, and each contributing cell shaded by its weight (the
+// state's `cells`, when the module lists them). It follows the engine's
+// "state" events, not the cursor, so it shows what is heard.
 function drawOverlay(map, amb, Lf) {
   const group = Lf.layerGroup().addTo(map);
   let lastKey = "";
   const redraw = () => {
     const st = amb.state?.();
     const id = st?.player?.objcellId;
-    const cells = typeof amb.cells === "function" ? amb.cells() ?? [] : [];
+    const cells = st?.cells ?? [];
     const key = id + ":" + cells.length + ":" + (st?.totalSoundCount ?? 0);
     if (key === lastKey) return;
     lastKey = key;
