@@ -10,7 +10,6 @@ const DefaultCacheBytes = 64 << 20
 // allocation of every answer and the hash: without it a busy serve spends its
 // time collecting garbage where a file server sendfiles.
 type cachedRecord struct {
-	id   uint32
 	b    []byte
 	etag string
 }

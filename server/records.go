@@ -91,7 +91,7 @@ func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &cachedRecord{id: id, b: b, etag: d.etag(id, b)}
+	rec := &cachedRecord{b: b, etag: d.etag(id, b)}
 	d.cache.Put(id, rec)
 	return rec, nil
 }

@@ -85,7 +85,8 @@ type Engine struct {
 	sounds     []instance     // sounds[], in creation order
 	queue      playQueue      // sound_queue
 	outdoorish bool
-	cells      int // land cells that passed AddSound's tests this rebuild
+	cells      int          // land cells that passed AddSound's tests this rebuild
+	cellLog    []CellWeight // those cells, for the page's heat map (Cells)
 
 	// CellManager
 	loaded   bool   // a rebuild has happened since New or Reset (curr_cell != NULL)

@@ -53,6 +53,7 @@ func (e *Engine) ChangePosition(now float64, player world.Position, force bool) 
 // fire and CanHear fails. The next ChangePosition rebuilds.
 func (e *Engine) Reset() {
 	e.total, e.cells = 0, 0
+	e.cellLog = e.cellLog[:0]
 	for i := range e.sounds {
 		e.sounds[i].resetCount(&e.stbs[e.sounds[i].stb])
 	}
@@ -74,6 +75,7 @@ func (e *Engine) seenOutside(objcell uint32) bool {
 func (e *Engine) initSounds(player world.Position) {
 	e.playerPos = player
 	e.total, e.cells = 0, 0
+	e.cellLog = e.cellLog[:0]
 	for i := range e.sounds {
 		e.sounds[i].resetCount(&e.stbs[e.sounds[i].stb])
 	}
@@ -160,6 +162,8 @@ func (e *Engine) addSound(k int, pos world.Position) {
 	}
 	e.total += w
 	e.cells++
+	e.cellLog = append(e.cellLog, CellWeight{ObjCellID: pos.ObjCellID, STBIndex: k, Weight: w, Dir: dir,
+		Dist: off.Len()})
 	st := &e.stbs[k]
 	for i := range st.desc.AmbientSounds {
 		e.sounds[e.getSound(k, i)].addTo(w, off, dir)

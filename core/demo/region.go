@@ -70,13 +70,17 @@ var terrainColors = [32]uint32{
 	0xFF6A5A48, 0xFF5A5048,
 }
 
+// RegionName names the demo region, so a page can tell the demo world from
+// retail data (its landmarks apply only to the demo).
+const RegionName = "Dereth (demo)"
+
 // region builds Region 0x13000000 around the given SoundDesc.
 func region(sound *dat.SoundDesc) *dat.Region {
 	r := &dat.Region{
 		ID:           dat.RegionID,
 		RegionNumber: 1,
 		Version:      dat.RegionVersion,
-		RegionName:   "Dereth (demo)",
+		RegionName:   RegionName,
 		LandDefs: dat.LandDefs{
 			// The scalars retail hardcodes in LandDefs::get_vars (spec §3.2).
 			NumBlockLength: 255, NumBlockWidth: 255, SquareLength: 24, LBlockLength: 8,

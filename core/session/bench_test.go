@@ -1,0 +1,40 @@
+package session
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"acambient/core/ambient"
+	"acambient/core/world"
+	"acambient/datfetch"
+)
+
+// BenchmarkSweep moves the player across all 144 demo landblocks, one tick
+// each, as a map cursor sweeping the world does. It reports the peak live
+// heap seen after each move (the demo's own records, ~35 MB of encoded
+// bytes, are in memory for the whole run and counted).
+func BenchmarkSweep(b *testing.B) {
+	w := demoWorld(b)
+	var peak uint64
+	var ms runtime.MemStats
+	for b.Loop() {
+		h, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
+			Options{Config: ambient.DefaultConfig(), Sync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		now := 0.0
+		for bx := 0xA3; bx <= 0xAE; bx++ {
+			for by := 0xAF; by <= 0xBA; by++ {
+				h.Move(world.Position{ObjCellID: world.OutdoorCellID(bx, by, 4, 4), X: 96, Y: 96, Z: 20})
+				h.Tick(now)
+				now += 1.0 / 30
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapAlloc)
+			}
+		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+}

@@ -1,0 +1,116 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hajimehoshi/oto/v2"
+
+	"acambient/core/mix"
+)
+
+// Audio output. The mixer is the one clock (architecture.md): before the
+// user's first gesture lets Web Audio run, a pump reads it at real-time
+// pace into nothing, so the engine lives (the page shows instances and
+// loads) while silent; start hands the same mixer to oto/v2, and the
+// timeline carries on unbroken.
+const (
+	sampleRate = 48000
+	// spFrames is the ScriptProcessor's buffer: 8192 frames (171 ms) is the
+	// size that had no dropouts with the main thread busy 45 of every 50 ms
+	// (browser-testing.md §5); 2048 clicks under load.
+	spFrames = 8192
+	// playerFrames is oto's read-ahead of the mixer: what the heard audio
+	// lags the engine's clock by, on top of the ScriptProcessor's buffer.
+	playerFrames = 4096
+	pumpEvery    = 20 * time.Millisecond
+)
+
+type audioOut struct {
+	mu     sync.Mutex // one reader of the mixer at a time: the pump or oto
+	mixer  *mix.Mixer
+	live   atomic.Bool // oto reads the mixer; the pump stands down
+	pumpOn atomic.Bool
+
+	ctx    *oto.Context
+	player oto.Player
+}
+
+func newAudioOut(m *mix.Mixer) *audioOut {
+	a := &audioOut{mixer: m}
+	a.startPump()
+	return a
+}
+
+// Read is oto's source: the mixer, under the lock the pump shares.
+func (a *audioOut) Read(p []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.mixer.Read(p)
+}
+
+func (a *audioOut) startPump() {
+	if a.pumpOn.Swap(true) {
+		return
+	}
+	go func() {
+		defer a.pumpOn.Store(false)
+		buf := make([]float32, 2*1024)
+		last := time.Now()
+		for !a.live.Load() {
+			time.Sleep(pumpEvery)
+			now := time.Now()
+			// At most a quarter second per step: a throttled background tab
+			// does not make the clock race to catch up.
+			frames := int(min(now.Sub(last), 250*time.Millisecond).Seconds() * sampleRate)
+			last = now
+			a.mu.Lock()
+			for frames > 0 && !a.live.Load() {
+				n := min(frames, len(buf)/2)
+				a.mixer.ReadFloat(buf[:2*n])
+				frames -= n
+			}
+			a.mu.Unlock()
+		}
+	}()
+}
+
+// start creates the Web Audio context on first use (inside the user's
+// gesture, so the browser lets it run) and plays the mixer through it.
+func (a *audioOut) start() error {
+	if a.ctx == nil {
+		// oto truncates BufferSize to bytes; round the duration up so that
+		// 8192 frames do not become 8191 (createScriptProcessor wants a
+		// power of two; browser-testing.md §5).
+		bytesPerSec := int64(sampleRate * 2 * 4)
+		d := time.Duration((int64(spFrames*2*4)*int64(time.Second) + bytesPerSec - 1) / bytesPerSec)
+		ctx, _, err := oto.NewContextWithOptions(&oto.NewContextOptions{
+			SampleRate: sampleRate, ChannelCount: 2, Format: oto.FormatFloat32LE, BufferSize: d,
+		})
+		if err != nil {
+			return err
+		}
+		a.ctx = ctx
+		a.player = ctx.NewPlayer(a)
+		if s, ok := a.player.(oto.BufferSizeSetter); ok {
+			s.SetBufferSize(playerFrames * 2 * 4)
+		}
+	}
+	a.live.Store(true)
+	a.player.Play()
+	return a.ctx.Resume()
+}
+
+// stop silences the output; the engine's clock goes on through the pump.
+func (a *audioOut) stop() {
+	if a.ctx == nil {
+		return
+	}
+	a.player.Pause()
+	a.ctx.Suspend()
+	a.live.Store(false)
+	a.startPump()
+}

@@ -1,0 +1,93 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"syscall/js"
+)
+
+// await waits for a JS promise. It must run on a goroutine of its own, never
+// inside a js.Func (the promise settles on the event loop the js.Func holds).
+func await(p js.Value) (js.Value, error) {
+	type result struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan result, 1)
+	then := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		ch <- result{v: arg(a, 0)}
+		return nil
+	})
+	catch := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		ch <- result{err: jsError(arg(a, 0))}
+		return nil
+	})
+	p.Call("then", then, catch)
+	r := <-ch
+	then.Release()
+	catch.Release()
+	return r.v, r.err
+}
+
+func arg(a []js.Value, i int) js.Value {
+	if i < len(a) {
+		return a[i]
+	}
+	return js.Undefined()
+}
+
+func jsError(v js.Value) error {
+	if v.Type() == js.TypeObject && v.Get("message").Type() == js.TypeString {
+		return errors.New(v.Get("message").String())
+	}
+	return errors.New(v.Call("toString").String())
+}
+
+// fn wraps a synchronous API method: a Go panic becomes a returned JS Error,
+// never a crash of the program (architecture.md: no panic crosses into JS).
+func fn(name string, f func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = newError(fmt.Errorf("%s: internal error: %v", name, r))
+			}
+		}()
+		v, err := f(args)
+		if err != nil {
+			return newError(fmt.Errorf("%s: %w", name, err))
+		}
+		return v
+	})
+}
+
+// async wraps a method that may wait on the network: it returns a Promise
+// settled from a goroutine, so the event loop keeps turning meanwhile.
+func async(name string, f func(args []js.Value) (any, error)) js.Func {
+	return fn(name, func(args []js.Value) (any, error) {
+		var exec js.Func
+		exec = js.FuncOf(func(_ js.Value, pa []js.Value) any {
+			resolve, reject := pa[0], pa[1]
+			go func() {
+				defer func() {
+					if r := recover(); r != nil {
+						reject.Invoke(newError(fmt.Errorf("%s: internal error: %v", name, r)))
+					}
+				}()
+				v, err := f(args)
+				if err != nil {
+					reject.Invoke(newError(fmt.Errorf("%s: %w", name, err)))
+					return
+				}
+				resolve.Invoke(v)
+			}()
+			return nil
+		})
+		p := js.Global().Get("Promise").New(exec)
+		exec.Release()
+		return p, nil
+	})
+}
+
+func newError(err error) js.Value { return js.Global().Get("Error").New(err.Error()) }

@@ -1,0 +1,224 @@
+// Types of www/ambient.js (contracts §3).
+
+/** An id as contracts print it: "0x" and 8 uppercase hex digits. */
+export type Hex = string;
+
+export interface LoadOptions {
+  /** Base URL of a dat server or a static export (contracts §2); "" = this page's own. Any origin (CORS). */
+  server?: string;
+  /** URL of ambient.wasm; default: next to ambient.js. */
+  wasm?: string;
+  /** URL of wasm_exec.js (Go's glue); default: next to ambient.js. */
+  wasmExec?: string;
+  /** Base URL of portal records; default server + "/files/". */
+  portal?: string;
+  /** Base URL of cell records; default server + "/cell/files/". */
+  cell?: string;
+  /** "acdatservice": portal and cell default to server + "/dats/portal/files/" and "/dats/cell/files/". */
+  api?: "acdatservice";
+}
+
+/** Landblock-local position (contracts §1.2). */
+export interface LocalPosition {
+  objcellId: number | Hex;
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** What setPlayer and setCamera accept. */
+export type PositionInput =
+  | LocalPosition
+  | { X: number; Y: number; Z?: number } // global metres; no Z = terrain height
+  | { ns: number; ew: number } // map coordinates, north and east positive
+  | string // a POS of contracts §1.1 or a pasted /loc line
+  | { objcellId?: number; objCellId?: number; frame: { origin: { x: number; y: number; z: number } } }; // ACPosition-like
+
+export interface CameraInput extends LocalPosition {
+  heading?: number;
+}
+
+/** A position in every form the page shows. */
+export interface Where {
+  objcellId: Hex;
+  x: number;
+  y: number;
+  z: number;
+  outdoor: boolean;
+  /** Global metres. */
+  X: number;
+  Y: number;
+  ns: number;
+  ew: number;
+}
+
+export interface DirBand {
+  dir: number;
+  min: number;
+  max: number;
+}
+
+/** An ambient sound instance (contracts §1.2). */
+export interface Sound {
+  stbIndex: number;
+  stbId: Hex;
+  soundIndex: number;
+  sType: number;
+  continuous: boolean;
+  soundCount: number;
+  share: number;
+  currentVolume: number;
+  playChance: number;
+  authored: { volume: number; baseChance: number; minRate: number; maxRate: number };
+  dirs: DirBand[];
+}
+
+/** A play event (contracts §1.3). */
+export interface PlayEvent {
+  t: number;
+  event: "play";
+  stbIndex: number;
+  soundIndex: number;
+  sType: number;
+  continuous: boolean;
+  wave: Hex;
+  variant: number;
+  gain: number;
+  db: number;
+  /** −15..15 whole dB; positive = right. */
+  pan: number;
+  /** Direction band 1..8, 0 = centred. */
+  dir: number;
+  dist: number;
+}
+
+export interface SkipEvent {
+  t: number;
+  event: "skip";
+  stbIndex: number;
+  soundIndex: number;
+  reason: "chance" | "probability" | "cull" | "noWave" | "noTable" | "voices";
+}
+
+export interface RebuildEvent {
+  t: number;
+  event: "rebuild";
+  objcellId: Hex;
+  outdoorish: boolean;
+  totalSoundCount: number;
+  instances: number;
+}
+
+/** A sounding voice: its play and when it ends (audio-clock seconds). */
+export interface Voice extends PlayEvent {
+  end: number;
+}
+
+/** A land cell that weighted the last rebuild (the heat map). */
+export interface CellWeight {
+  objcellId: number;
+  stbIndex: number;
+  weight: number;
+  dir: number;
+  dist: number;
+}
+
+export interface Loading {
+  /** Records fetched for the ambience (map tiles not counted). */
+  records: number;
+  /** Same as records (contracts §3's name). */
+  done: number;
+  bytes: number;
+  failed: number;
+  pending: number;
+  /** Decoded wave samples held. */
+  heldBytes: number;
+}
+
+export interface State {
+  player: LocalPosition & { objcellId: Hex };
+  outdoorish: boolean;
+  totalSoundCount: number;
+  contributingCells: number;
+  /** Every instance the engine holds, in creation order (silent ones from earlier spots included). */
+  sounds: Sound[];
+  voices: Voice[];
+  loading: Loading;
+  /** The player in every form. */
+  where: Where;
+  /** The cells that weighted the last rebuild. */
+  cells: CellWeight[];
+  /** Per sound: when it next fires (audio-clock seconds), −1 when not queued. */
+  next: number[];
+  /** The audio clock, seconds. */
+  time: number;
+  /** The AudioContext's state, or "none" before start(). */
+  audio: "none" | "suspended" | "running" | "closed";
+}
+
+export interface Terrain {
+  index: number;
+  name: string;
+  /** 0xRRGGBB */
+  color: number;
+}
+
+export interface Landmark {
+  name: string;
+  description: string;
+  where: Where;
+}
+
+/** What the page needs once: the terrain legend and (demo world only) its landmarks. */
+export interface Info {
+  terrains: Terrain[];
+  landmarks: Landmark[];
+}
+
+/** One landblock as a map draws it. Cells are x-major: index 8·cx + cy. */
+export interface Tile {
+  id: number;
+  bx: number;
+  by: number;
+  /** 64 shaded colours, 0xRRGGBB. */
+  colors: number[];
+  /** 64 terrain type indices (into Info.terrains). */
+  types: number[];
+  /** 81 vertex heights, x-major (9·x + y). */
+  z: number[];
+}
+
+export interface StartResult {
+  running: boolean;
+  waitingForGesture: boolean;
+  sampleRate: number;
+}
+
+export interface EventMap {
+  play: PlayEvent;
+  skip: SkipEvent;
+  rebuild: RebuildEvent;
+  state: State;
+  error: Error;
+}
+
+export declare class AmbientAudio {
+  static load(opts?: LoadOptions): Promise<AmbientAudio>;
+  info: Info;
+  readonly running: boolean;
+  readonly audioContext: AudioContext | null;
+  start(): Promise<StartResult>;
+  setPlayer(pos: PositionInput): Promise<Where>;
+  setCamera(pos: PositionInput | CameraInput, heading?: number): Promise<Where>;
+  setVolume(v: number): void;
+  setEnabled(on: boolean): void;
+  state(): State;
+  tile(bx: number, by: number): Promise<Tile | null>;
+  on<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
+  off<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
+  stop(): void;
+  dispose(): void;
+}
+
+/** The POS string a position input becomes. */
+export declare function toPOS(pos: PositionInput): string;
