@@ -59,6 +59,12 @@ for await (const line of rl) {
   } catch (e) {
     out = { ok: false, error: String(e?.message ?? e) };
   }
-  process.stdout.write(JSON.stringify(out) + "\n");
+  let text;
+  try {
+    text = JSON.stringify(out);
+  } catch (e) { // a value JSON cannot hold (a circular object): report none
+    text = JSON.stringify({ ok: out.ok, value: null });
+  }
+  process.stdout.write(text + "\n");
 }
 await browser.close();

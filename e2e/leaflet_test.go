@@ -265,18 +265,11 @@ func lfJSON(v any) []map[string]any {
 // sound reaches the destination.
 func lfHoverAndCheck(t *testing.T, b *lfBrowser, amb string, s lfSpot) {
 	t.Helper()
-	var px struct{ X, Y float64 }
-	// zoom 1: 2 px a metre; the map's centre 40 m off, so the mouse moves.
-	b.eval(&px, fmt.Sprintf(`(() => { const m = window.acAmbient ? window.acAmbient.map : window.map;
-		m.setView([%v, %v], 1, { animate: false });
-		const p = m.latLngToContainerPoint([%v, %v]), r = m.getContainer().getBoundingClientRect();
-		return { X: r.x + p.x, Y: r.y + p.y }; })()`, s.Y+40, s.X+40, s.Y, s.X))
+	px := lfPoint(b, s)
 	n := lfSent(b)
 	b.do("move", "x", px.X-30, "y", px.Y-30)
 	b.do("move", "x", px.X, "y", px.Y, "steps", 5)
-	want := fmt.Sprintf("0x%08X", s.cell)
-	b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
-		return id !== undefined && (typeof id === "number" ? "0x" + (id >>> 0).toString(16).toUpperCase().padStart(8, "0") : String(id).toUpperCase().replace("0X", "0x")) === %q; })()`, amb, want), 30*time.Second)
+	lfWaitCell(b, amb, s.cell)
 
 	// What the binding sent last lies in the spot's cell: it sends on
 	// entering a cell (retail rebuilds on a cell change), not each step.
@@ -530,4 +523,94 @@ func lfNeedModule(t *testing.T) {
 		}
 	}
 	lfChromium(t)
+}
+
+// TestLeafletModes: the example with follow=click and the overlay (a click
+// puts the marker and the listener there; the overlay draws the engine's
+// 3×3 ring, its contributing cells and the listener's cell), a fast sweep
+// of the cursor in cursor mode (sends throttled), and follow=center.
+func TestLeafletModes(t *testing.T) {
+	datURL, pageURL := lfServers(t, nil)
+	b := lfOpen(t)
+	b.do("goto", "url", pageURL+"/embed-example.html?follow=click&overlay&server="+datURL)
+	b.waitFor(`window.ambient && window.map`, 60*time.Second)
+	s := lfSpots[0]
+	px := lfPoint(b, s)
+	b.do("click", "x", px.X, "y", px.Y)
+	lfWaitCell(b, "window.ambient", s.cell)
+	if n := lfCount(b, ".leaflet-marker-icon"); n != 1 {
+		t.Errorf("follow=click: %d markers, want 1", n)
+	}
+	// The overlay follows the engine's state events: wait for it to match
+	// the settled state, then count its layers.
+	b.waitFor(`(() => { const s = ambient.state();
+		return s.loading.pending === 0 && s.contributingCells > 0
+			&& document.querySelectorAll("path.ac-cell").length === s.cells.length; })()`, 30*time.Second)
+	var cells int
+	b.eval(&cells, `ambient.state().contributingCells`)
+	if r, c, p := lfCount(b, "path.ac-ring"), lfCount(b, "path.ac-cell"), lfCount(b, "path.ac-player"); r != 9 || c != cells || p != 1 {
+		t.Errorf("overlay: %d ring blocks, %d cells, %d player cell; want 9, %d, 1", r, c, p, cells)
+	}
+	b.eval(nil, `unbind()`)
+	if n := lfCount(b, ".leaflet-marker-icon, path.ac-ring, path.ac-cell, path.ac-player"); n != 0 {
+		t.Errorf("after unbind %d marker and overlay layers remain", n)
+	}
+	lfNoErrors(t, b)
+
+	// Cursor mode, a fast sweep: 240 mousemoves over 40 cells 4 ms apart (a
+	// flick of the mouse; dispatched in the page, as CDP input is too slow to
+	// flick): sends are throttleMs (100) apart, fewer than the cells crossed.
+	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
+	b.waitFor(`window.ambient && window.map`, 60*time.Second)
+	b.eval(nil, `(() => { const a = ambient, f = a.setPlayer; window.sent = [];
+		a.setPlayer = function (p) { window.sent.push(performance.now()); return f.apply(this, arguments); }; })()`)
+	b.eval(nil, `map.setView([34656, 32544], 0, { animate: false })`) // 1 px a metre: 960 px is 40 cells
+	b.eval(nil, `(async () => { const el = map.getContainer(), r = el.getBoundingClientRect();
+		for (let i = 0; i <= 240; i++) {
+			el.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, clientX: r.x + 20 + 4 * i, clientY: r.y + 400 }));
+			await new Promise((ok) => setTimeout(ok, 4));
+		}
+		await new Promise((ok) => setTimeout(ok, 300)); })()`)
+	var times []float64
+	b.eval(&times, `window.sent`)
+	minGap := math.Inf(1)
+	for i := 1; i < len(times); i++ {
+		minGap = math.Min(minGap, times[i]-times[i-1])
+	}
+	t.Logf("sweep over 40 cells in %.0f ms: %d sends, least gap %.1f ms", times[len(times)-1]-times[0], len(times), minGap)
+	if span := times[len(times)-1] - times[0]; len(times) < 2 || len(times) >= 40 || float64(len(times)) > span/100+1 || minGap < 95 {
+		t.Errorf("sweep: %d sends over %.0f ms, least gap %.1f ms; want fewer than the 40 cells, at most one per 100 ms", len(times), span, minGap)
+	}
+	lfNoErrors(t, b)
+
+	// follow=center: the listener is at the map's centre, moved with it.
+	b.do("goto", "url", pageURL+"/embed-example.html?follow=center&server="+datURL)
+	b.waitFor(`window.ambient && window.map`, 60*time.Second)
+	d := lfSpots[1]
+	b.eval(nil, fmt.Sprintf(`map.setView([%v, %v], 0, { animate: false })`, d.Y, d.X))
+	lfWaitCell(b, "window.ambient", d.cell)
+	lfNoErrors(t, b)
+}
+
+// lfPoint centres the map 40 m from spot at zoom 1 and returns the spot's
+// page coordinates.
+func lfPoint(b *lfBrowser, s lfSpot) (px struct{ X, Y float64 }) {
+	b.eval(&px, fmt.Sprintf(`(() => { const m = window.acAmbient ? window.acAmbient.map : window.map;
+		m.setView([%v, %v], 1, { animate: false });
+		const p = m.latLngToContainerPoint([%v, %v]), r = m.getContainer().getBoundingClientRect();
+		return { X: r.x + p.x, Y: r.y + p.y }; })()`, s.Y+40, s.X+40, s.Y, s.X))
+	return px
+}
+
+// lfWaitCell waits until amb's listener is in cell.
+func lfWaitCell(b *lfBrowser, amb string, cell uint32) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
+		return id !== undefined && (typeof id === "number" ? "0x" + (id >>> 0).toString(16).toUpperCase().padStart(8, "0") : String(id).toUpperCase().replace("0X", "0x")) === %q; })()`, amb, fmt.Sprintf("0x%08X", cell)), 30*time.Second)
+}
+
+func lfCount(b *lfBrowser, sel string) int {
+	var n int
+	b.eval(&n, `document.querySelectorAll(`+jsString(sel)+`).length`)
+	return n
 }
