@@ -48,6 +48,7 @@ const ops = {
   move: ({ x, y, steps }) => page.mouse.move(x, y, { steps: steps ?? 1 }),
   click: ({ x, y }) => page.mouse.click(x, y),
   logs: () => logs.splice(0),
+  screenshot: async ({ path: file }) => { await page.screenshot({ path: file }); },
 };
 
 const rl = readline.createInterface({ input: process.stdin });
