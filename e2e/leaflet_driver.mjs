@@ -23,6 +23,7 @@ const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
 const logs = [];
 page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
 page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
+page.on("response", (r) => { if (r.status() >= 400) logs.push(`http ${r.status()} ${r.url()}`); });
 page.on("requestfailed", (r) => logs.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
 
 const types = { ".js": "text/javascript", ".css": "text/css", ".png": "image/png", ".map": "application/json" };
