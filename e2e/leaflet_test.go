@@ -106,11 +106,11 @@ var lfSpots = func() []lfSpot {
 // www plus extra files.
 func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 	t.Helper()
-	lfNeedModule(t)
+	www := lfSite(t)
 	w := lfDemo(t)
 	dat := httptest.NewServer(server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
-		Name: "demo world", WWW: lfWWW, CORS: "*",
+		Name: "demo world", WWW: www, CORS: "*",
 	}))
 	t.Cleanup(dat.Close)
 	pages := t.TempDir()
@@ -121,7 +121,7 @@ func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/extra/", http.StripPrefix("/extra/", http.FileServer(http.Dir(pages))))
-	mux.Handle("/", http.FileServer(http.Dir(lfWWW)))
+	mux.Handle("/", http.FileServer(http.Dir(www)))
 	page := httptest.NewServer(mux)
 	t.Cleanup(page.Close)
 	return dat.URL, page.URL
@@ -209,7 +209,7 @@ func lfRecordSends(b *lfBrowser, amb string) {
 // (a user gesture, which audio needs).
 func lfClickElement(b *lfBrowser, sel string) {
 	var r struct{ X, Y float64 }
-	b.eval(&r, `(() => { const r = document.querySelector(`+jsString(sel)+`).getBoundingClientRect();
+	b.eval(&r, `(() => { const r = document.querySelector(`+lfJS(sel)+`).getBoundingClientRect();
 		return { X: r.x + r.width / 2, Y: r.y + r.height / 2 }; })()`)
 	b.do("click", "x", r.X, "y", r.Y)
 }
@@ -520,7 +520,7 @@ func lfHemi(v float64, pos, neg string) string {
 	return pos
 }
 
-func jsString(s string) string {
+func lfJS(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
@@ -539,16 +539,49 @@ func lfCopy(t *testing.T, src, dst string) {
 	}
 }
 
-// lfNeedModule: the browser tests need the JS module and its wasm
-// (www/ambient.js, built www/ambient.wasm).
-func lfNeedModule(t *testing.T) {
+var (
+	lfSiteOnce sync.Once
+	lfSiteDir  string
+	lfSiteErr  error
+)
+
+// lfSite is www with a fresh ambient.wasm and wasm_exec.js, built once by
+// the build `serve` runs (www's own copies are not in git).
+func lfSite(t *testing.T) string {
 	t.Helper()
-	for _, f := range []string{"ambient.js", "ambient.wasm"} {
-		if _, err := os.Stat(filepath.Join(lfWWW, f)); err != nil {
-			lfMissing(t, "www/%s is missing (build with ./build.sh)", f)
-		}
-	}
 	lfChromium(t)
+	lfSiteOnce.Do(func() {
+		root, err := filepath.Abs("..")
+		if err != nil {
+			lfSiteErr = err
+			return
+		}
+		if lfSiteDir, lfSiteErr = os.MkdirTemp("", "acambient-leaflet-www-"); lfSiteErr != nil {
+			return
+		}
+		ents, err := os.ReadDir(lfWWW)
+		if err != nil {
+			lfSiteErr = err
+			return
+		}
+		for _, e := range ents {
+			if e.Type().IsRegular() && e.Name() != "ambient.wasm" && e.Name() != "wasm_exec.js" {
+				b, err := os.ReadFile(filepath.Join(lfWWW, e.Name()))
+				if err == nil {
+					err = os.WriteFile(filepath.Join(lfSiteDir, e.Name()), b, 0o644)
+				}
+				if err != nil {
+					lfSiteErr = err
+					return
+				}
+			}
+		}
+		lfSiteErr = server.WasmBuild{Module: root, WWW: lfSiteDir}.Build(context.Background())
+	})
+	if lfSiteErr != nil {
+		t.Fatalf("building the page: %v", lfSiteErr)
+	}
+	return lfSiteDir
 }
 
 // TestLeafletModes: the example with follow=click and the overlay (a click
@@ -637,6 +670,6 @@ func lfWaitCell(b *lfBrowser, amb string, cell uint32) {
 
 func lfCount(b *lfBrowser, sel string) int {
 	var n int
-	b.eval(&n, `document.querySelectorAll(`+jsString(sel)+`).length`)
+	b.eval(&n, `document.querySelectorAll(`+lfJS(sel)+`).length`)
 	return n
 }

@@ -1,6 +1,7 @@
 // Unit tests of www/leaflet-ambient.js under node (node --test), with a
 // stand-in map that records handlers and an engine that records setPlayer.
-// Run by TestLeafletUnit in leaflet_test.go.
+// Run by TestLeafletUnit in leaflet_test.go. Timings have wide margins: the
+// machine may be busy.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { bindLeaflet, cellAt, hexId } from "../www/leaflet-ambient.js";
@@ -56,7 +57,7 @@ const B = (bx, by, x, y) => at(bx * 192 + x, by * 192 + y);
 
 test("cursor: one send per cell change, throttled, last position wins", async () => {
   const map = fakeMap(), amb = fakeAmb();
-  const unbind = bindLeaflet(map, amb, { follow: "cursor", throttleMs: 80 });
+  const unbind = bindLeaflet(map, amb, { follow: "cursor", throttleMs: 300 });
   map.fire("mousemove", B(169, 180, 72, 144)); // sent at once
   map.fire("mousemove", B(169, 180, 80, 150)); // same cell: not sent
   assert.equal(amb.calls.length, 1);
@@ -64,7 +65,7 @@ test("cursor: one send per cell change, throttled, last position wins", async ()
   // A fast sweep east across 20 cells within the throttle window.
   for (let i = 1; i <= 20; i++) map.fire("mousemove", B(169, 180, 72 + 24 * i, 144));
   assert.equal(amb.calls.length, 1, "a sweep inside the window sends nothing yet");
-  await sleep(120);
+  await sleep(450);
   assert.equal(amb.calls.length, 2, "then only its end");
   const end = cellAt(169 * 192 + 72 + 480, 180 * 192 + 144);
   assert.deepEqual(amb.calls[1], { ns: end.ns, ew: end.ew });
@@ -72,17 +73,17 @@ test("cursor: one send per cell change, throttled, last position wins", async ()
   unbind();
   assert.equal(map.count(), 0);
   map.fire("mousemove", B(100, 100, 5, 5));
-  await sleep(100);
+  await sleep(400);
   assert.equal(amb.calls.length, 2);
 });
 
 test("cursor: a pending send is cancelled by unbind", async () => {
   const map = fakeMap(), amb = fakeAmb();
-  const unbind = bindLeaflet(map, amb, { throttleMs: 50 });
+  const unbind = bindLeaflet(map, amb, { throttleMs: 200 });
   map.fire("mousemove", B(10, 10, 1, 1));
   map.fire("mousemove", B(10, 10, 30, 1)); // pending
   unbind();
-  await sleep(80);
+  await sleep(300);
   assert.equal(amb.calls.length, 1);
 });
 
