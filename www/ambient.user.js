@@ -6,6 +6,7 @@
 // @match        *://*/*
 // @run-at       document-start
 // @grant        none
+// @sandbox      raw
 // @inject-into  page
 // ==/UserScript==
 
@@ -16,6 +17,9 @@
 // L.CRS.Simple through leaflet-ambient.js (contracts §4). The sound module
 // comes from SERVER: `go run .` (default http://127.0.0.1:8080) or a static
 // export of it; it must send Access-Control-Allow-Origin (ours sends *).
+// It runs in the page's own context (@grant none, @sandbox raw for
+// Tampermonkey, @inject-into page for Violentmonkey): the hook must be on the
+// page's L. A map the page made before the script ran is not seen.
 
 (function () {
   "use strict";
