@@ -15,7 +15,7 @@
 // script waits for the page's Leaflet to assign window.L, adds the hook
 // before any page script can create its map, and binds the first map in
 // L.CRS.Simple through leaflet-ambient.js (contracts §4). The sound module
-// comes from SERVER: `go run .` (default http://127.0.0.1:8080) or a static
+// comes from config.server: `go run .` (default http://127.0.0.1:8080) or a static
 // export of it; it must send Access-Control-Allow-Origin (ours sends *).
 // It runs in the page's own context (@grant none, @sandbox raw for
 // Tampermonkey, @inject-into page for Violentmonkey): the hook must be on the
