@@ -268,8 +268,10 @@ func lfHoverAndCheck(t *testing.T, b *lfBrowser, amb string, s lfSpot) {
 	px := lfPoint(b, s)
 	n := lfSent(b)
 	b.do("move", "x", px.X-30, "y", px.Y-30)
+	start := time.Now()
 	b.do("move", "x", px.X, "y", px.Y, "steps", 5)
 	lfWaitCell(b, amb, s.cell)
+	moved := time.Since(start)
 
 	// What the binding sent last lies in the spot's cell: it sends on
 	// entering a cell (retail rebuilds on a cell change), not each step.
@@ -305,6 +307,7 @@ func lfHoverAndCheck(t *testing.T, b *lfBrowser, amb string, s lfSpot) {
 		got, _ := json.Marshal(lfAudible(st.Summary()))
 		exp, _ := json.Marshal(lfAudible(lfSummary{want.Outdoorish, float64(want.TotalSoundCount), want.ContributingCells, lfJSON(want.Sounds)}))
 		if diff = lfDiff(got, exp); diff == "" {
+			t.Logf("%s: listener in the cell %v after the mouse arrived, instances equal gather's after %v", s.name, moved.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 			break
 		}
 		if time.Now().After(deadline) {
