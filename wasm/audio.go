@@ -23,9 +23,12 @@ const (
 	// size that had no dropouts with the main thread busy 45 of every 50 ms
 	// (browser-testing.md §5); 2048 clicks under load.
 	spFrames = 8192
-	// playerFrames is oto's read-ahead of the mixer: what the heard audio
-	// lags the engine's clock by, on top of the ScriptProcessor's buffer.
-	playerFrames = 4096
+	// playerFrames is oto's read-ahead of the mixer, what the heard audio
+	// lags the engine's clock by on top of the ScriptProcessor's buffer. Each
+	// ScriptProcessor callback takes only what the player holds (oto's mux
+	// zero-fills the rest), so it must hold more than one callback's worth:
+	// with 4096 the page played half silence and the clock ran at half speed.
+	playerFrames = 2 * spFrames
 	pumpEvery    = 20 * time.Millisecond
 )
 

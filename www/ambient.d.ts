@@ -173,6 +173,10 @@ export interface Landmark {
 export interface Info {
   terrains: Terrain[];
   landmarks: Landmark[];
+  /** Landblocks that can hold land, inclusive (the demo's 12×12, else 0..254). */
+  bounds: { bx0: number; by0: number; bx1: number; by1: number };
+  /** Whether the data is the built-in demo world. */
+  demo: boolean;
 }
 
 /** One landblock as a map draws it. Cells are x-major: index 8·cx + cy. */

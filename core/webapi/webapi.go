@@ -181,10 +181,11 @@ func (b *Bridge) SetCamera(text string, heading float64) (Where, error) {
 // and the audio clock.
 type State struct {
 	session.State
-	Where Where                `json:"where"`
-	Cells []ambient.CellWeight `json:"cells"`
-	Next  []float64            `json:"next"` // per sound: when it next fires (audio-clock seconds), −1 if not queued
-	Time  float64              `json:"time"`
+	Voices []Voice              `json:"voices"` // shadows session.State's, to keep End in the JSON
+	Where  Where                `json:"where"`
+	Cells  []ambient.CellWeight `json:"cells"`
+	Next   []float64            `json:"next"` // per sound: when it next fires (audio-clock seconds), −1 if not queued
+	Time   float64              `json:"time"`
 }
 
 // State reports the bridge now.
@@ -198,7 +199,24 @@ func (b *Bridge) State() State {
 	if len(next) != len(st.Sounds) { // a rebuild between the two reads
 		next = make([]float64, len(st.Sounds))
 	}
-	return State{State: st, Where: WhereOf(st.Player), Cells: cells, Next: next, Time: b.host.Now()}
+	voices := make([]Voice, len(st.Voices))
+	for i, v := range st.Voices {
+		voices[i] = Voice(v)
+	}
+	return State{State: st, Voices: voices, Where: WhereOf(st.Player), Cells: cells, Next: next, Time: b.host.Now()}
+}
+
+// Voice is a sounding voice: its play event (contracts §1.3's keys) and
+// when it ends, and the slot it holds.
+type Voice session.VoiceState
+
+// MarshalJSON writes the play's keys, then "end" and "slot".
+func (v Voice) MarshalJSON() ([]byte, error) {
+	b, err := v.Event.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(b[:len(b)-1], `,"end":%s,"slot":%d}`, num(v.End), v.Slot), nil
 }
 
 // Landmark is a named demo spot with its position in every form.
@@ -213,14 +231,29 @@ type Landmark struct {
 type Info struct {
 	Terrains  []mapview.Terrain `json:"terrains"`
 	Landmarks []Landmark        `json:"landmarks"`
+	Bounds    Bounds            `json:"bounds"`
+	Demo      bool              `json:"demo"`
+}
+
+// Bounds is the range of landblocks that can hold land, inclusive: the
+// demo's 12×12 for the demo world, the whole world otherwise. The map asks
+// for no tile outside it.
+type Bounds struct {
+	BX0 int `json:"bx0"`
+	BY0 int `json:"by0"`
+	BX1 int `json:"bx1"`
+	BY1 int `json:"by1"`
 }
 
 // Info describes the loaded region. Landmarks are listed only for the demo
 // world (their landblocks would be arbitrary spots in retail's Dereth).
 func (b *Bridge) Info() Info {
 	r := b.host.Region()
-	in := Info{Terrains: mapview.Terrains(r), Landmarks: []Landmark{}}
+	in := Info{Terrains: mapview.Terrains(r), Landmarks: []Landmark{},
+		Bounds: Bounds{0, 0, world.BlocksPerSide - 1, world.BlocksPerSide - 1}}
 	if IsDemo(r) {
+		in.Demo = true
+		in.Bounds = Bounds{demo.BlockX0, demo.BlockY0, demo.BlockX0 + demo.BlocksX - 1, demo.BlockY0 + demo.BlocksY - 1}
 		for _, l := range demo.Landmarks {
 			p := world.Position{ObjCellID: l.ObjCellID, X: l.X, Y: l.Y, Z: l.Z}
 			in.Landmarks = append(in.Landmarks, Landmark{Name: l.Name, Description: l.Description, Where: WhereOf(p)})

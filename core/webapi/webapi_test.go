@@ -176,6 +176,9 @@ func TestInfoAndTiles(t *testing.T) {
 	if len(in.Landmarks) != len(demo.Landmarks) || len(in.Terrains) != 32 {
 		t.Fatalf("%d landmarks, %d terrains; want %d and 32", len(in.Landmarks), len(in.Terrains), len(demo.Landmarks))
 	}
+	if in.Bounds != (Bounds{0xA4, 0xAF, 0xAF, 0xBA}) || !in.Demo {
+		t.Errorf("bounds %+v demo %v; want 0xA4..0xAF × 0xAF..0xBA", in.Bounds, in.Demo)
+	}
 	if in.Landmarks[4].Name != "river" || in.Landmarks[4].Where.NS != 43.25 {
 		t.Errorf("landmark 4 = %+v", in.Landmarks[4])
 	}
@@ -253,4 +256,41 @@ func demoPos(t *testing.T, name string) (p world.Position) {
 	}
 	t.Fatalf("no landmark %q", name)
 	return p
+}
+
+func TestVoicesCarryTheirEnd(t *testing.T) {
+	portal, cell := demoSources(t)
+	b, err := New(context.Background(), portal, cell, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.SetPlayer("0xA9B5002D/120,96,22.8522"); err != nil {
+		t.Fatal(err)
+	}
+	now := 0.0
+	settle(t, b, &now)
+	b.Tick(now + 0.1)
+	st := b.State()
+	if len(st.Voices) == 0 {
+		t.Fatal("no voices sounding in the river")
+	}
+	js, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Voices []struct {
+			Event string  `json:"event"`
+			Wave  string  `json:"wave"`
+			End   float64 `json:"end"`
+		} `json:"voices"`
+	}
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range back.Voices {
+		if v.Event != "play" || !strings.HasPrefix(v.Wave, "0x") || !(v.End > st.Time) {
+			t.Errorf("voice %d = %+v at time %v: want a play with an end after now", i, v, st.Time)
+		}
+	}
 }
