@@ -1,7 +1,8 @@
 // A line-oriented bridge from a Go test to headless Chromium through
 // playwright-core: one JSON command a line on stdin, one JSON answer a line
 // on stdout ({ok, value} or {ok: false, error}). Started by leaflet_harness_test.go
-// with NODE_PATH pointing at the npm cache that holds playwright-core.
+// with PLAYWRIGHT_MODULES naming the node_modules that hold playwright-core
+// (need, in e2e_test.go, installs it).
 //
 //   node leaflet_driver.mjs CHROMIUM_PATH
 import { createRequire } from "node:module";
@@ -9,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
 
-const require = createRequire(path.join(process.env.NODE_PATH ?? ".", "x.js"));
+const require = createRequire(path.join(process.env.PLAYWRIGHT_MODULES ?? ".", "x.js"));
 const { chromium } = require("playwright-core");
 
 // The browser-testing guide's flags: no network beyond 127.0.0.1 (the CDN is

@@ -14,13 +14,13 @@ import (
 	"time"
 )
 
-// The npm packages the Leaflet tests install into a cache folder: the
-// browser driver, the map library the example pins, and the type checker.
+// The npm packages the Leaflet tests install into a cache folder, besides
+// the browser driver that need (e2e_test.go) installs: the map library the
+// example pins, the type checker and Leaflet's types.
 var lfPackages = map[string]string{
-	"playwright-core": "1.65.1",
-	"leaflet":         "1.9.4",
-	"typescript":      "5.9.3",
-	"@types/leaflet":  "1.9.22",
+	"leaflet":        "1.9.4",
+	"typescript":     "5.9.3",
+	"@types/leaflet": "1.9.22",
 }
 
 // lfMissing skips a test that needs a tool this machine lacks, or fails it
@@ -41,19 +41,6 @@ func lfNode(t *testing.T) string {
 		lfMissing(t, "node is not installed")
 	}
 	return node
-}
-
-func lfChromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p != "" {
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-		}
-	}
-	lfMissing(t, "no Chromium (apt-get install chromium, or set CHROMIUM)")
-	return ""
 }
 
 var (
@@ -112,7 +99,8 @@ func lfInstall(npm string) (string, error) {
 	return mods, nil
 }
 
-// lfBrowser is one headless Chromium page behind leaflet_driver.mjs.
+// lfBrowser is one headless Chromium page behind leaflet_driver.mjs: a
+// command bridge, where drive.mjs runs the demo page's fixed scenario.
 type lfBrowser struct {
 	t     *testing.T
 	cmd   *exec.Cmd
@@ -125,9 +113,10 @@ type lfBrowser struct {
 // lfLaunch starts the browser; autoplay lets audio start without a gesture.
 func lfLaunch(t *testing.T, autoplay bool) *lfBrowser {
 	t.Helper()
-	node, chromium, mods := lfNode(t), lfChromium(t), lfModules(t)
+	chromium, pw := need(t)
+	node := lfNode(t)
 	cmd := exec.Command(node, "leaflet_driver.mjs", chromium)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
+	cmd.Env = append(os.Environ(), "PLAYWRIGHT_MODULES="+filepath.Join(pw, "node_modules"))
 	if !autoplay {
 		cmd.Env = append(cmd.Env, "AUTOPLAY=0")
 	}

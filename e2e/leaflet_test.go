@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -106,8 +105,8 @@ var lfSpots = func() []lfSpot {
 // www plus extra files.
 func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 	t.Helper()
-	www := lfSite(t)
-	w := lfDemo(t)
+	need(t)
+	www, w := site(t) // www with a fresh ambient.wasm, and the demo world
 	dat := httptest.NewServer(server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
 		Name: "demo world", WWW: www, CORS: "*",
@@ -416,25 +415,10 @@ const lfProbe = `(() => {
   };
 })();`
 
-var (
-	lfDemoOnce sync.Once
-	lfDemoW    *demo.World
-	lfDemoErr  error
-)
-
-func lfDemo(t *testing.T) *demo.World {
-	t.Helper()
-	lfDemoOnce.Do(func() { lfDemoW, lfDemoErr = demo.Build() })
-	if lfDemoErr != nil {
-		t.Fatal(lfDemoErr)
-	}
-	return lfDemoW
-}
-
 // lfHost is a synchronous host over the demo world, as `gather` opens.
 func lfHost(t *testing.T) *session.Host {
 	t.Helper()
-	w := lfDemo(t)
+	_, w := site(t)
 	h, err := session.New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
 		session.Options{Config: ambient.DefaultConfig(), Sync: true})
 	if err != nil {
@@ -541,51 +525,6 @@ func lfCopy(t *testing.T, src, dst string) {
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-var (
-	lfSiteOnce sync.Once
-	lfSiteDir  string
-	lfSiteErr  error
-)
-
-// lfSite is www with a fresh ambient.wasm and wasm_exec.js, built once by
-// the build `serve` runs (www's own copies are not in git).
-func lfSite(t *testing.T) string {
-	t.Helper()
-	lfChromium(t)
-	lfSiteOnce.Do(func() {
-		root, err := filepath.Abs("..")
-		if err != nil {
-			lfSiteErr = err
-			return
-		}
-		if lfSiteDir, lfSiteErr = os.MkdirTemp("", "acambient-leaflet-www-"); lfSiteErr != nil {
-			return
-		}
-		ents, err := os.ReadDir(lfWWW)
-		if err != nil {
-			lfSiteErr = err
-			return
-		}
-		for _, e := range ents {
-			if e.Type().IsRegular() && e.Name() != "ambient.wasm" && e.Name() != "wasm_exec.js" {
-				b, err := os.ReadFile(filepath.Join(lfWWW, e.Name()))
-				if err == nil {
-					err = os.WriteFile(filepath.Join(lfSiteDir, e.Name()), b, 0o644)
-				}
-				if err != nil {
-					lfSiteErr = err
-					return
-				}
-			}
-		}
-		lfSiteErr = server.WasmBuild{Module: root, WWW: lfSiteDir}.Build(context.Background())
-	})
-	if lfSiteErr != nil {
-		t.Fatalf("building the page: %v", lfSiteErr)
-	}
-	return lfSiteDir
 }
 
 // TestLeafletModes: the example with follow=click and the overlay (a click
