@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -107,10 +108,17 @@ func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 	t.Helper()
 	need(t)
 	www, w := site(t) // www with a fresh ambient.wasm, and the demo world
-	dat := httptest.NewServer(server.New(server.Options{
+	return lfServersWith(t, www, server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
 		Name: "demo world", WWW: www, CORS: "*",
-	}))
+	}), extra)
+}
+
+// lfServersWith is lfServers with the sound server's handler given; the
+// page server serves www.
+func lfServersWith(t *testing.T, www string, soundServer http.Handler, extra map[string]string) (datURL, pageURL string) {
+	t.Helper()
+	dat := httptest.NewServer(soundServer)
 	t.Cleanup(dat.Close)
 	pages := t.TempDir()
 	for name, body := range extra {
@@ -154,6 +162,34 @@ func TestLeafletExample(t *testing.T) {
 		lfHoverAndCheck(t, b, "window.ambient", s)
 	}
 	lfCheckUnbind(t, b, "window.ambient", "window.unbind()")
+	lfNoErrors(t, b)
+}
+
+// TestLeafletExampleStaticExport: the same with the sound from `export`'s
+// tree on a plain static file host that sends the one header the README
+// asks of it, Access-Control-Allow-Origin.
+func TestLeafletExampleStaticExport(t *testing.T) {
+	need(t)
+	www, w := site(t)
+	out := t.TempDir()
+	if _, err := server.Export(context.Background(), server.ExportOptions{
+		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mime.AddExtensionType(".wasm", "application/wasm")
+	files := http.FileServer(http.Dir(out))
+	datURL, pageURL := lfServersWith(t, www, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		files.ServeHTTP(w, r)
+	}), nil)
+	b := lfOpen(t)
+	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
+	b.waitFor(`window.ambient && window.map && window.unbind`, 60*time.Second)
+	lfRecordSends(b, "window.ambient")
+	lfClickElement(b, "#start")
+	b.waitFor(`document.getElementById("start").textContent.includes("playing")`, 10*time.Second)
+	lfHoverAndCheck(t, b, "window.ambient", lfSpots[0])
 	lfNoErrors(t, b)
 }
 
