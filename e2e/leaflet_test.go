@@ -1,8 +1,10 @@
 package e2e
 
 // Tests of the map binding (issue 11, contracts §4): leaflet-ambient.js's
-// logic under node, its types under tsc, and in headless Chromium the example
-// page and the userscript driving the real module across origins.
+// logic and the userscript's hook under node, the types under tsc, and in
+// headless Chromium the example page (against serve and against export's
+// tree on a static host) and the userscript driving the real module across
+// origins, with Leaflet's CDN URL answered from npm's copy.
 
 import (
 	"context"
@@ -30,13 +32,14 @@ import (
 const lfWWW = "../www"
 
 // TestLeafletUnit runs e2e/leaflet_unit.test.mjs (cell arithmetic, throttle,
-// unbind) under node's test runner.
+// unbind, the userscript's hook) under node's test runner.
 func TestLeafletUnit(t *testing.T) {
 	node := lfNode(t)
 	// node reads www/*.js as ES modules only under a package.json saying so.
 	dir := t.TempDir()
 	for src, dst := range map[string]string{
 		filepath.Join(lfWWW, "leaflet-ambient.js"): "www/leaflet-ambient.js",
+		filepath.Join(lfWWW, "ambient.user.js"):    "www/ambient.user.js",
 		"leaflet_unit.test.mjs":                    "e2e/leaflet_unit.test.mjs",
 	} {
 		lfCopy(t, src, filepath.Join(dir, dst))

@@ -132,3 +132,51 @@ test("a failing setPlayer goes to onError; the binding goes on", async () => {
   assert.equal(n, 3);
   assert.deepEqual(errors.sort(), ["offline", "sync"]);
 });
+
+// The userscript's hook, in a bare context standing in for a page at
+// document-start: it must catch the page's Leaflet as it is assigned to
+// window.L (and only Leaflet), add one init hook, and leave window.L a plain
+// property; a Leaflet already there is hooked at once.
+import { readFileSync } from "node:fs";
+import vm from "node:vm";
+
+const userscript = readFileSync(new URL("../www/ambient.user.js", import.meta.url), "utf8");
+
+function page() {
+  const ctx = vm.createContext({ console, setInterval, clearInterval, document: { readyState: "loading" } });
+  vm.runInContext("var window = globalThis;", ctx);
+  return ctx;
+}
+
+function fakeLeaflet() {
+  const hooks = [];
+  return { hooks, CRS: { Simple: {} }, Map: { addInitHook(fn) { hooks.push(fn); } } };
+}
+
+test("userscript: hooks Leaflet when the page assigns window.L", () => {
+  const ctx = page();
+  vm.runInContext(userscript, ctx);
+  const L = fakeLeaflet();
+  ctx.other = { notLeaflet: true };
+  vm.runInContext("window.L = other;", ctx); // some other global named L first
+  assert.equal(L.hooks.length, 0);
+  ctx.leaflet = L;
+  vm.runInContext("window.L = leaflet;", ctx); // Leaflet's `window.L = exports`
+  assert.equal(L.hooks.length, 1);
+  assert.equal(vm.runInContext("L", ctx), L);
+  const d = vm.runInContext("Object.getOwnPropertyDescriptor(window, 'L')", ctx);
+  assert.equal(d.writable, true, "window.L is a plain property again");
+  vm.runInContext("window.L = leaflet;", ctx); // noConflict and back: no second hook
+  assert.equal(L.hooks.length, 1);
+});
+
+test("userscript: hooks a Leaflet that is already there; ignores maps in other CRSs", () => {
+  const ctx = page();
+  const L = fakeLeaflet();
+  ctx.L = L;
+  vm.runInContext(userscript, ctx);
+  assert.equal(L.hooks.length, 1);
+  // A map in another CRS: the hook returns without touching it.
+  const map = { options: { crs: { notSimple: true } }, whenReady() { throw new Error("bound a map in another CRS"); } };
+  L.hooks[0].call(map);
+});
