@@ -180,3 +180,15 @@ test("userscript: hooks a Leaflet that is already there; ignores maps in other C
   const map = { options: { crs: { notSimple: true } }, whenReady() { throw new Error("bound a map in another CRS"); } };
   L.hooks[0].call(map);
 });
+
+test("center: waits for the map's view (whenReady)", () => {
+  const map = fakeMap(), amb = fakeAmb();
+  let ready = null, view = false;
+  map.whenReady = (fn) => { ready = fn; };
+  map.getCenter = () => { if (!view) throw new Error("Set map center and zoom first."); return { lat: 100, lng: 100 }; };
+  bindLeaflet(map, amb, { follow: "center" }); // before setView: must not throw
+  assert.equal(amb.calls.length, 0);
+  view = true;
+  ready();
+  assert.equal(amb.calls.length, 1);
+});

@@ -13,6 +13,8 @@ export interface LeafletMapLike {
   on(handlers: Record<string, (e: any) => void>): unknown;
   off(handlers: Record<string, (e: any) => void>): unknown;
   getCenter(): LatLngLike;
+  /** Leaflet's: runs fn once the map has a view (used by follow "center"). */
+  whenReady?(fn: () => void): unknown;
 }
 
 /** The part of an AmbientAudio (ambient.js) that bindLeaflet uses. */

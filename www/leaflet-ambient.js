@@ -62,8 +62,8 @@ export function bindLeaflet(map, amb, opts = {}) {
     throw new Error(`bindLeaflet: follow ${JSON.stringify(follow)}: want "cursor", "click" or "center"`);
   }
   const throttleMs = opts.throttleMs ?? 100;
-  const onError = opts.onError ?? ((e) => console.warn("bindLeaflet: setPlayer:", e));
   if (!(throttleMs >= 0)) throw new Error(`bindLeaflet: throttleMs ${throttleMs}: want a number ≥ 0`);
+  const onError = opts.onError ?? ((e) => console.warn("bindLeaflet: setPlayer:", e));
   const needL = follow === "click" || opts.overlay;
   const Lf = opts.L ?? globalThis.L;
   if (needL && !(Lf && Lf.marker && Lf.rectangle)) {
@@ -126,7 +126,12 @@ export function bindLeaflet(map, amb, opts = {}) {
   }
   handlers.unload = () => unbind(); // map.remove()
   map.on(handlers);
-  if (follow === "center") moveTo(map.getCenter(), true);
+  if (follow === "center") {
+    // getCenter throws until the map has a view: wait for it.
+    const now = () => moveTo(map.getCenter(), true);
+    if (map.whenReady) map.whenReady(now);
+    else now();
+  }
 
   const overlay = opts.overlay ? drawOverlay(map, amb, Lf) : null;
 
