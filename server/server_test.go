@@ -140,7 +140,6 @@ func TestListings(t *testing.T) {
 		{"/files/index.txt", wantPortal},
 		{"/cell/files", wantCell},
 		{"/cell/files/index.txt", wantCell},
-		{"/dats/cell/files", wantCell},
 	} {
 		r := do(h, "GET", tc.target)
 		if got := body(t, r); r.StatusCode != 200 || got != tc.want {
@@ -178,7 +177,6 @@ func TestMissingAndBadRequests(t *testing.T) {
 		{"GET", "/cell/files/99999999999", 400, `bad cell record id: record id "99999999999" is beyond 32 bits` + "\n"},
 		{"GET", "/files/0x%31", 404, "portal record 0x00000001 not found\n"}, // %31 is "1": percent-encoding is only spelling
 		{"GET", "/files/1/2", 404, "404 page not found\n"},
-		{"GET", "/dats/highres/files/1", 404, `unknown dat "highres": want portal or cell` + "\n"},
 		{"GET", "/nope", 404, "404 page not found\n"},
 		{"GET", "/cell", 404, "404 page not found\n"},
 		{"GET", "/cell/other", 404, "404 page not found\n"},

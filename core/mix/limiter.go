@@ -4,21 +4,20 @@ import "math"
 
 // The master limiter. Retail has none: DirectSound summed its buffers and
 // clipped (docs/divergences.md). Here the sum is left exactly as it is while
-// its peak stays at or under −1 dBFS; above that a gain rides down over
-// about a millisecond and back up over about a hundred, and a soft knee
-// between −1 and 0 dBFS catches what the gain's attack has not, so no
-// sample leaves louder than full scale.
+// its peak stays at or under −1 dBFS. Above that, a peak envelope (instant
+// rise, ~100 ms fall) sets the gain that brings the peak to −1 dBFS, which
+// the gain reaches over about half a millisecond; a soft knee between −1
+// and 0 dBFS catches what that attack has not, so no sample leaves louder
+// than full scale. Once the envelope has fallen to −1 dBFS the gain is
+// exactly 1 again.
 const (
 	limitThreshold = 0.89125094 // 10^(−1/20): −1 dBFS
 	limitAttack    = 0.0005     // s, time constant of the gain going down
-	limitRelease   = 0.1        // s, … and back up
-	// limitSnap: a gain this close to 1 is 1, so that the limiter becomes
-	// bit-transparent again after a loud passage (a float32 release would
-	// otherwise creep toward 1 forever).
-	limitSnap = 0.99999
+	limitRelease   = 0.1        // s, time constant of the envelope falling
 )
 
 type limiter struct {
+	env      float32 // peak envelope of the input
 	g        float32 // current gain, 1 when idle
 	att, rel float32 // one-pole coefficients per frame
 }
@@ -31,26 +30,26 @@ func newLimiter(rate int) limiter {
 // process limits interleaved stereo frames in place, scaling by master
 // first, and makes every sample finite.
 func (l *limiter) process(buf []float32, master float32) {
-	g := l.g
+	g, env := l.g, l.env
 	for i := 0; i+1 < len(buf); i += 2 {
 		a, b := buf[i]*master, buf[i+1]*master
-		p := max(abs32(a), abs32(b))
-		target := float32(1)
-		if p > limitThreshold {
-			target = limitThreshold / p
+		if p := max(abs32(a), abs32(b)); p > env {
+			env = p
+		} else {
+			env += (p - env) * l.rel
 		}
-		switch {
-		case target < g:
+		target := float32(1)
+		if env > limitThreshold {
+			target = limitThreshold / env
+		}
+		if target < g {
 			g += (target - g) * l.att
-		case g < 1:
-			g += (target - g) * l.rel
-			if g > limitSnap {
-				g = 1
-			}
+		} else {
+			g = target // the envelope's fall is the release
 		}
 		buf[i], buf[i+1] = knee(a*g), knee(b*g)
 	}
-	l.g = g
+	l.g, l.env = g, env
 }
 
 // knee is the identity up to −1 dBFS and bends the rest smoothly (tanh,

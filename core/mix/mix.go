@@ -89,9 +89,9 @@ type Mixer struct {
 	voices [numVoices]voice
 	tails  [numVoices]voice // voices cut early, fading out
 	cache  cache
-	rs     map[int]*resampler // by input rate
 	lim    limiter
 	cuts   int // plays on a slot still sounding (tests)
+	late   int // voices still sounding when the engine freed their slot (tests)
 
 	gain     atomic.Uint32 // float32 bits of the master gain
 	fadeReq  atomic.Uint64 // FadeAll calls so far
@@ -131,7 +131,6 @@ func New(host Host, opt Options) (*Mixer, error) {
 		onEvents: opt.OnEvents,
 		fadeLen:  max(1, int(math.Round(fadeSeconds*float64(opt.Rate)))),
 		cache:    newCache(opt.CacheBytes),
-		rs:       map[int]*resampler{},
 		lim:      newLimiter(opt.Rate),
 	}
 	m.gain.Store(math.Float32bits(1))
@@ -230,6 +229,9 @@ func (m *Mixer) runTick() {
 	// done by then (see the package comment), this only makes sure of it.
 	for s := range m.voices {
 		if v := &m.voices[s]; v.active && now >= v.end {
+			if v.pos < int64(v.c.frames) {
+				m.late++
+			}
 			v.active = false
 		}
 	}
@@ -272,13 +274,17 @@ func (m *Mixer) start(ev *ambient.Event) {
 	}
 }
 
-// cut moves a sounding voice to its slot's tail, fading out.
+// cut moves a sounding voice to its slot's tail, fading out; one that has
+// not started yet just goes.
 func (m *Mixer) cut(slot int) {
 	v := &m.voices[slot]
 	if !v.active {
 		return
 	}
 	v.active = false
+	if v.pos < 0 {
+		return
+	}
 	t := &m.tails[slot]
 	*t = *v
 	t.active = true
@@ -294,10 +300,7 @@ func (m *Mixer) clip(id uint32, p *audio.PCM) *clip {
 	}
 	var r *resampler
 	if p.Rate != m.rate {
-		if r = m.rs[p.Rate]; r == nil {
-			r = newResampler(p.Rate, m.rate)
-			m.rs[p.Rate] = r
-		}
+		r = resamplerFor(p.Rate, m.rate)
 	}
 	c := convert(p, r)
 	m.cache.put(id, p, c)

@@ -2,6 +2,7 @@ package mix
 
 import (
 	"math"
+	"sync"
 
 	"acambient/core/audio"
 )
@@ -33,6 +34,29 @@ type resampler struct {
 	rows    int // phase rows (out when exact, else maxRows)
 	exact   bool
 	coef    []float32 // (rows+1) rows of 2·half taps
+}
+
+// resamplers holds every filter designed so far, by rate pair: a table is
+// immutable and costs milliseconds to design, so the process shares it.
+var resamplers struct {
+	sync.Mutex
+	m map[[2]int]*resampler
+}
+
+// resamplerFor is the (shared) resampler for inRate → outRate.
+func resamplerFor(inRate, outRate int) *resampler {
+	resamplers.Lock()
+	defer resamplers.Unlock()
+	k := [2]int{inRate, outRate}
+	if r := resamplers.m[k]; r != nil {
+		return r
+	}
+	if resamplers.m == nil {
+		resamplers.m = map[[2]int]*resampler{}
+	}
+	r := newResampler(inRate, outRate)
+	resamplers.m[k] = r
+	return r
 }
 
 // newResampler designs the filter for inRate → outRate.
@@ -88,25 +112,16 @@ func (r *resampler) frames(n int) int {
 	return int(int64(n) * int64(r.out) / int64(r.in))
 }
 
-// run converts one channel: src (n input samples, stride apart) into dst
-// (frames(n) samples, dstStride apart). pad is scratch of at least
-// n+2·half floats.
-func (r *resampler) run(dst []float32, dstStride int, src []float32, stride, n int, pad []float32) {
-	out := r.frames(n)
-	h := r.half
-	taps := 2 * h
-	// Zero-padded copy so the inner loop needs no bounds tests.
-	pad = pad[:n+taps]
-	clear(pad[:h])
-	for i := 0; i < n; i++ {
-		pad[h+i] = sanitize(src[i*stride])
-	}
-	clear(pad[h+n:])
-	for j := 0; j < out; j++ {
+// run computes output frames [j0, j1) of one channel into dst (dstStride
+// apart, indexed from frame 0) from pad: the channel's input, sanitized,
+// with half zeros before and after it.
+func (r *resampler) run(dst []float32, dstStride int, pad []float32, j0, j1 int) {
+	taps := 2 * r.half
+	for j := j0; j < j1; j++ {
 		pos := int64(j) * int64(r.in) // output j sits at input pos/out
 		base := int(pos / int64(r.out))
 		rem := int(pos % int64(r.out))
-		x := pad[base+1 : base+1+taps] // inputs base−h+1 … base+h
+		x := pad[base+1 : base+1+taps] // inputs base−half+1 … base+half
 		var acc float32
 		if r.exact {
 			c := r.coef[rem*taps : rem*taps+taps]
@@ -127,31 +142,73 @@ func (r *resampler) run(dst []float32, dstStride int, src []float32, stride, n i
 	}
 }
 
-// clip is a wave resampled to the mixer's rate: 1 or 2 channels,
-// interleaved, every sample finite (the filter may overshoot ±1 a little
-// on full-scale steps; the master limiter sees to the output).
+// clip is a wave at the mixer's rate: 1 or 2 channels, interleaved, every
+// sample finite (the filter may overshoot ±1 a little on full-scale steps;
+// the master limiter sees to the output).
+//
+// A resampled clip is computed as its voices reach it (fill), not all at
+// once when it starts: a long wave's first play then costs the audio thread
+// a block's worth of filtering, not the whole wave's, which matters under
+// GOOS=js, where the mixer shares one thread with the page.
 type clip struct {
 	data   []float32
 	ch     int
 	frames int
+	done   int // frames of data computed so far
+	r      *resampler
+	// While filling: per channel the input, sanitized, with r.half zeros
+	// before and after it (copied from src as far as the filter has
+	// reached, padIn frames); nil once done.
+	pad   [2][]float32
+	src   *audio.PCM
+	padIn int
 }
 
+// fillAhead is the least a fill computes: fewer, larger steps.
+const fillAhead = 2048
+
+// fill makes sure frames [0, upTo) of data are computed.
+func (c *clip) fill(upTo int) {
+	if upTo <= c.done {
+		return
+	}
+	upTo = min(c.frames, max(upTo, c.done+fillAhead))
+	// Output frame j reads inputs up to floor(j·in/out) + half.
+	need := int(int64(upTo-1)*int64(c.r.in)/int64(c.r.out)) + c.r.half + 1
+	need = min(need, c.src.Frames())
+	for k := 0; k < c.ch; k++ {
+		pad := c.pad[k][c.r.half:]
+		for i := c.padIn; i < need; i++ {
+			pad[i] = sanitize(c.src.Samples[i*c.src.Channels+k])
+		}
+	}
+	c.padIn = max(c.padIn, need)
+	for k := 0; k < c.ch; k++ {
+		c.r.run(c.data[k:], c.ch, c.pad[k], c.done, upTo)
+	}
+	c.done = upTo
+	if c.done == c.frames {
+		c.pad, c.src = [2][]float32{}, nil
+	}
+}
+
+// bytes is the clip's size once computed (what the cache budgets; the
+// input copy a clip holds while filling is transient).
 func (c *clip) bytes() int64 { return int64(len(c.data)) * 4 }
 
-// convert resamples p to rate (r nil when the rates are equal). Mono stays
-// mono; a stereo wave keeps its channels; of more channels the first two
-// (front left, front right in WAVEFORMATEX order) are kept. Input samples
-// are sanitized once, here, before filtering: NaN becomes 0 and the rest is
-// clamped to [-1, 1], so one bad sample cannot smear across the filter.
+// convert makes the clip of p at the output rate (r nil when the rates are
+// equal: then it is a plain copy, done at once). Mono stays mono; a stereo
+// wave keeps its channels; of more channels the first two (front left,
+// front right in WAVEFORMATEX order) are kept. Input samples are sanitized
+// once, before filtering (as fill reaches them): NaN becomes 0 and the
+// rest is clamped to [-1, 1], so one bad sample cannot smear across the
+// filter.
 func convert(p *audio.PCM, r *resampler) *clip {
 	n := p.Frames()
 	ch := min(p.Channels, 2)
-	c := &clip{ch: ch, frames: n}
-	if r != nil {
-		c.frames = r.frames(n)
-	}
-	c.data = make([]float32, c.frames*ch)
+	c := &clip{ch: ch, frames: n, done: n, r: r}
 	if r == nil {
+		c.data = make([]float32, n*ch)
 		for i := 0; i < n; i++ {
 			for k := 0; k < ch; k++ {
 				c.data[i*ch+k] = sanitize(p.Samples[i*p.Channels+k])
@@ -159,9 +216,10 @@ func convert(p *audio.PCM, r *resampler) *clip {
 		}
 		return c
 	}
-	pad := make([]float32, n+2*r.half)
+	c.frames, c.done, c.src = r.frames(n), 0, p
+	c.data = make([]float32, c.frames*ch)
 	for k := 0; k < ch; k++ {
-		r.run(c.data[k:], ch, p.Samples[k:], p.Channels, n, pad)
+		c.pad[k] = make([]float32, n+2*r.half)
 	}
 	return c
 }

@@ -65,7 +65,7 @@ func TestResamplerSweep(t *testing.T) {
 			worstPass, worstAlias, worstStop := 0.0, -999.0, -999.0
 			for i := 1; i <= 60; i++ {
 				f := 0.5 * float64(in) * float64(i) / 61 // up to 0.98 of the input's Nyquist
-				y := convert(tone(in, f, amp, in/4), r).data
+				y := convertAll(tone(in, f, amp, in/4), r).data
 				y = y[len(y)/4 : 3*len(y)/4] // away from the zero-padded ends
 				w := 2 * math.Pi * f / float64(out)
 				switch {
@@ -108,7 +108,7 @@ func TestResamplerLengthAndDC(t *testing.T) {
 	for i := range dc.Samples {
 		dc.Samples[i] = 0.25
 	}
-	c := convert(dc, r)
+	c := convertAll(dc, r)
 	for j := 200; j < c.frames-200; j++ {
 		if d := math.Abs(float64(c.data[j]) - 0.25); d > 1e-6 {
 			t.Fatalf("DC frame %d = %v, want 0.25", j, c.data[j])
@@ -116,7 +116,7 @@ func TestResamplerLengthAndDC(t *testing.T) {
 	}
 	imp := &audio.PCM{Rate: 22050, Channels: 1, Samples: make([]float32, 400)}
 	imp.Samples[147] = 1
-	c = convert(imp, r)
+	c = convertAll(imp, r)
 	peak := 0
 	for j := range c.data {
 		if math.Abs(float64(c.data[j])) > math.Abs(float64(c.data[peak])) {
@@ -138,7 +138,7 @@ func TestConvertChannels(t *testing.T) {
 	}
 	p.Samples[4*500] = float32(math.NaN())
 	p.Samples[4*501+1] = float32(math.Inf(1))
-	c := convert(p, r)
+	c := convertAll(p, r)
 	if c.ch != 2 || c.frames != 2000 {
 		t.Fatalf("clip has %d channels, %d frames; want 2, 2000", c.ch, c.frames)
 	}
@@ -158,6 +158,34 @@ func TestConvertChannels(t *testing.T) {
 	}
 }
 
+// convertAll is convert with every frame computed.
+func convertAll(p *audio.PCM, r *resampler) *clip {
+	c := convert(p, r)
+	c.fill(c.frames)
+	return c
+}
+
+// TestClipFillsInSteps: a clip computed a little at a time, in any steps,
+// equals the clip computed at once, and lets go of its input when done.
+func TestClipFillsInSteps(t *testing.T) {
+	p := tone(22050, 1234, 0.8, 30001)
+	r := newResampler(22050, 48000)
+	whole := convertAll(p, r)
+	c := convert(p, r)
+	for _, up := range []int{1, 1, 5000, 4999, 17, 60000, c.frames} {
+		c.fill(up)
+		if c.done < min(up, c.frames) {
+			t.Fatalf("fill(%d) left done at %d", up, c.done)
+		}
+	}
+	if !equal(c.data, whole.data) {
+		t.Error("stepwise fill differs from the whole")
+	}
+	if c.pad[0] != nil {
+		t.Error("a finished clip still holds its input")
+	}
+}
+
 func BenchmarkResample(b *testing.B) {
 	for _, pair := range [][2]int{{22050, 48000}, {44100, 48000}, {48000, 44100}, {22222, 48000}} {
 		b.Run(fmt.Sprintf("%d-%d", pair[0], pair[1]), func(b *testing.B) {
@@ -166,7 +194,7 @@ func BenchmarkResample(b *testing.B) {
 			b.SetBytes(int64(4 * pair[1])) // output bytes per op
 			b.ReportAllocs()
 			for b.Loop() {
-				convert(p, r)
+				convertAll(p, r)
 			}
 			b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N)*1e3, "ms/s-of-audio")
 		})

@@ -36,6 +36,7 @@ func (v *voice) mix(buf []float32) {
 	if v.fade > 0 {
 		n = min(n, int64(v.fade))
 	}
+	v.c.fill(int(v.pos + n))
 	out := buf[2*i0 : 2*(i0+n)]
 	gl, gr := v.gl, v.gr
 	switch {
@@ -60,15 +61,19 @@ func (v *voice) mix(buf []float32) {
 		}
 	case v.c.ch == 1:
 		src := v.c.data[v.pos : v.pos+n]
+		out = out[:2*len(src)]
 		for i, s := range src {
-			out[2*i] += s * gl
-			out[2*i+1] += s * gr
+			o := out[2*i : 2*i+2 : 2*i+2] // one bounds check for the pair
+			o[0] += s * gl
+			o[1] += s * gr
 		}
 	default:
 		src := v.c.data[2*v.pos : 2*(v.pos+n)]
+		out = out[:len(src)]
 		for i := 0; i+1 < len(src); i += 2 {
-			out[i] += src[i] * gl
-			out[i+1] += src[i+1] * gr
+			o, s := out[i:i+2:i+2], src[i:i+2:i+2]
+			o[0] += s[0] * gl
+			o[1] += s[1] * gr
 		}
 	}
 	v.pos += n

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"acambient/core/ambient"
-	"acambient/core/world"
 	"acambient/datfetch"
 )
 
@@ -24,17 +23,11 @@ func BenchmarkSweep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		now := 0.0
-		for bx := 0xA3; bx <= 0xAE; bx++ {
-			for by := 0xAF; by <= 0xBA; by++ {
-				h.Move(world.Position{ObjCellID: world.OutdoorCellID(bx, by, 4, 4), X: 96, Y: 96, Z: 20})
-				h.Tick(now)
-				now += 1.0 / 30
-				runtime.GC()
-				runtime.ReadMemStats(&ms)
-				peak = max(peak, ms.HeapAlloc)
-			}
-		}
+		sweepDemo(h, func() {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		})
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 }

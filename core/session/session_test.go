@@ -321,19 +321,13 @@ func TestSweepKeepsMemoryBounded(t *testing.T) {
 	h, _ := newHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), true)
 	var maxBlocks, maxWaves int
 	var maxHeld int64
-	now := 0.0
-	for bx := 0xA3; bx <= 0xAE; bx++ {
-		for by := 0xAF; by <= 0xBA; by++ {
-			h.Move(world.Position{ObjCellID: world.OutdoorCellID(bx, by, 4, 4), X: 96, Y: 96, Z: 20})
-			h.Tick(now)
-			now += 1.0 / 30
-			h.ld.mu.Lock()
-			maxBlocks = max(maxBlocks, len(h.ld.blocks))
-			maxWaves = max(maxWaves, len(h.ld.waves))
-			maxHeld = max(maxHeld, h.ld.stats.HeldBytes)
-			h.ld.mu.Unlock()
-		}
-	}
+	sweepDemo(h, func() {
+		h.ld.mu.Lock()
+		maxBlocks = max(maxBlocks, len(h.ld.blocks))
+		maxWaves = max(maxWaves, len(h.ld.waves))
+		maxHeld = max(maxHeld, h.ld.stats.HeldBytes)
+		h.ld.mu.Unlock()
+	})
 	if maxBlocks > 9 {
 		t.Errorf("held up to %d landblocks, want at most the 9 of a ring", maxBlocks)
 	}
@@ -348,6 +342,20 @@ func TestSweepKeepsMemoryBounded(t *testing.T) {
 	}
 	t.Logf("sweep of 144 landblocks: at most %d landblocks, %d waves, %.1f MiB of decoded samples held",
 		maxBlocks, maxWaves, float64(maxHeld)/(1<<20))
+}
+
+// sweepDemo moves h to the centre of each of the demo's 144 landblocks in
+// turn, one tick each, calling each after every tick.
+func sweepDemo(h *Host, each func()) {
+	now := 0.0
+	for bx := 0xA3; bx <= 0xAE; bx++ {
+		for by := 0xAF; by <= 0xBA; by++ {
+			h.Move(world.Position{ObjCellID: world.OutdoorCellID(bx, by, 4, 4), X: 96, Y: 96, Z: 20})
+			h.Tick(now)
+			now += 1.0 / 30
+			each()
+		}
+	}
 }
 
 func demoWorld(t testing.TB) *demo.World {
