@@ -631,6 +631,13 @@ func TestLeafletModes(t *testing.T) {
 	b.eval(nil, fmt.Sprintf(`map.setView([%v, %v], 0, { animate: false })`, d.Y, d.X))
 	lfWaitCell(b, "window.ambient", d.cell)
 	lfNoErrors(t, b)
+
+	// A sound server that is not there: the panel says so.
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	b.do("goto", "url", pageURL+"/embed-example.html?server="+dead.URL)
+	b.waitFor(`document.getElementById("where").textContent.startsWith("⚠ `+dead.URL+`")`, 30*time.Second)
+	b.logs()
 }
 
 // lfPoint centres the map 40 m from spot at zoom 1 and returns the spot's
