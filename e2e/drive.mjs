@@ -51,11 +51,11 @@ try {
   }));
   out.steps.firstSound = await page.evaluate(() => window.probe.loadingAt.firstAudio);
 
-  out.steps.river = await listen("0xA9B5002D", 3000);
+  out.steps.river = await listen("0xA9B5002D", 4000);
 
   await page.click('#landmarks button[data-name="desert"]');
   await settled("0xA5B00037");
-  out.steps.desert = await listen("0xA5B00037", 3000);
+  out.steps.desert = await listen("0xA5B00037", 4000);
 
   // The cellar sees nothing outside: no instances, and silence once the
   // voices already sounding have ended.
@@ -70,6 +70,7 @@ try {
   // Walk east across a landblock edge: from 24 m west of the river block's
   // east edge (the next ring is prefetched there), holding the right arrow
   // (heading north: strafe east at 12 m/s).
+  const hostPre = await page.evaluate(() => window.ambient.state().loading);
   await gotoPos("0xA9B5003F/168,144,22.85");
   await settled("0xA9B5003F");
   await T(300);
@@ -86,7 +87,7 @@ try {
   const walkEnd = Date.now();
   const log1 = (await ctl("log")).requests;
   const hostEnd = await page.evaluate(() => window.ambient.state().loading);
-  out.steps.walk = { t0, crossedAt, walkEnd, requests: log1.slice(log0), host0, hostAtCrossing, hostEnd,
+  out.steps.walk = { t0, crossedAt, walkEnd, requests: log1.slice(log0), hostPre, host0, hostAtCrossing, hostEnd,
     rebuilds: await page.evaluate((t) => window.__rebuilds.filter((r) => r.at >= t), t0) };
 
   // The dat server goes away mid-walk: the walk goes on into land not yet
@@ -156,12 +157,23 @@ async function gotoPos(pos) {
 async function listen(cell, ms) {
   await page.evaluate(() => window.probe.reset());
   const spectra = [];
-  for (let i = 0; i < ms / 500; i++) {
-    await T(500);
+  for (let i = 0; i < ms / 170; i++) {
+    await T(170); // one analyser window (8192 frames at 48 kHz)
     spectra.push(await page.evaluate(() => window.probe.bands()));
   }
-  const bands = spectra[0].map((_, k) => spectra.reduce((a, s) => a + s[k], 0) / spectra.length);
-  return await page.evaluate(({ bands }) => ({ ...window.probe.summary(), bands, state: live(window.ambient.state()) }), { bands });
+  // Mean power per band over the snapshots that hold sound: a constant
+  // sound whose wave is shorter than its min_rate leaves silent gaps (retail
+  // re-fires it every min_rate), and silence has no spectral shape.
+  const avg = (sp) => {
+    const pow = sp.map((s) => s.map((db) => Math.pow(10, db / 10)));
+    const tot = pow.map((p) => p.reduce((a, b) => a + b, 0));
+    const top = Math.max(...tot);
+    const keep = pow.filter((_, i) => tot[i] >= top / 10);
+    return keep[0].map((_, k) => 10 * Math.log10(keep.reduce((a, p) => a + p[k], 0) / keep.length));
+  };
+  const h = spectra.length >> 1;
+  return await page.evaluate(({ bands, first, second }) => ({ ...window.probe.summary(), bands, first, second, state: live(window.ambient.state()) }),
+    { bands: avg(spectra), first: avg(spectra.slice(0, h)), second: avg(spectra.slice(h)) });
 }
 
 function probeSource() {

@@ -291,6 +291,10 @@ func linkOrCopy(src, dst string, b []byte) error {
 
 // www copies the page folder (dot files aside) and, while it has no
 // index.html, writes the generated index in its place.
+// SiteFiles are the files of www/ the page needs to run from a static host:
+// the page, its module and the built wasm with Go's glue.
+var SiteFiles = []string{"index.html", "app.js", "app.css", "ambient.js", "ambient.wasm", "wasm_exec.js"}
+
 func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
 	hasIndex := false
 	if e.opt.WWW != "" {
@@ -305,6 +309,13 @@ func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
 		}
 	}
 	if hasIndex {
+		// The page is the product: without its wasm and glue the tree
+		// serves records to other clients but plays nothing itself.
+		for _, f := range SiteFiles {
+			if _, err := os.Stat(filepath.Join(e.opt.Out, f)); err != nil {
+				e.opt.Warnf("the exported page lacks %s: build it with ./build.sh (or export with -build)", f)
+			}
+		}
 		return nil
 	}
 	page, err := IndexPage(ctx, e.opt.Name, datfetch.NewMemory(idSet(portalIDs)), datfetch.NewMemory(idSet(cellIDs)), exportLinks)

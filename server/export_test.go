@@ -352,3 +352,25 @@ func demoReachable(t *testing.T, recs map[uint32][]byte) int {
 	}
 	return len(seen)
 }
+
+// A www with a page but no built wasm exports with a warning naming what the
+// page lacks.
+func TestExportWarnsOfAnIncompleteSite(t *testing.T) {
+	w := testWorld(t)
+	www := writeWWW(t, map[string]string{"index.html": "<p>page</p>", "app.js": "", "app.css": "", "ambient.js": "export {}\n"})
+	var warns []string
+	_, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell),
+		WWW: www, Out: t.TempDir(), Warnf: func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lacks []string
+	for _, m := range warns {
+		if strings.Contains(m, "exported page lacks") {
+			lacks = append(lacks, m)
+		}
+	}
+	if len(lacks) != 2 || !strings.Contains(lacks[0], "ambient.wasm") || !strings.Contains(lacks[1], "wasm_exec.js") {
+		t.Errorf("warnings %q; want the missing ambient.wasm and wasm_exec.js", lacks)
+	}
+}

@@ -14,17 +14,24 @@ import (
 	"time"
 )
 
-// WasmBuild is the build of www/ambient.wasm from the module's wasm main,
-// the same one build.sh runs:
+// WasmBuild is the one build of www/ambient.wasm from the module's wasm
+// main (build.sh runs it through ./wasm/build; serve and export run it when
+// the wasm is stale): WasmBuildCommand, plus wasm_exec.js copied from the Go
+// toolchain.
 //
-//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o www/ambient.wasm ./wasm
-//
-// plus wasm_exec.js copied from the Go toolchain.
+// The js build carries no net/http (records come through the browser's
+// fetch) and -s -w: the wasm is what every first visit downloads.
 type WasmBuild struct {
 	Module string // the folder holding go.mod
 	WWW    string // where ambient.wasm and wasm_exec.js go
 	Go     string // the go command; "" = "go" on PATH
 }
+
+// wasmBuildFlags are the go build flags of the js build.
+var wasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w"}
+
+// WasmBuildCommand is the build as a shell line, for logs and docs.
+const WasmBuildCommand = "GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o www/ambient.wasm ./wasm"
 
 // Stale reports whether the wasm must be built, and why. With no wasm main
 // (no non-test .go file in Module/wasm) there is nothing to build. Otherwise
@@ -121,7 +128,7 @@ func (b WasmBuild) Build(ctx context.Context) error {
 	}
 	tmp := filepath.Join(wwwAbs, ".ambient.wasm.tmp")
 	defer os.Remove(tmp)
-	cmd := exec.CommandContext(ctx, gocmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm")
+	cmd := exec.CommandContext(ctx, gocmd, append(append([]string{"build"}, wasmBuildFlags...), "-o", tmp, "./wasm")...)
 	cmd.Dir = b.Module
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer

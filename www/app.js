@@ -44,7 +44,9 @@ async function main() {
 
   const start = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : defaultSpot();
   await go(start, true).catch(async (e) => { showGotoError(e.message); await go(defaultSpot(), true); });
-  $("overlayMsg").textContent = "You are standing at " + (nearestLandmark() || "the spot in the link") + ". Click anywhere to listen.";
+  const lm = nearestLandmark();
+  $("overlayMsg").textContent = (lm ? `You stand at the ${lm.name}: ${lm.description}.` : "You stand at the spot in the link.") +
+    " Click to listen; then click the map to move, or walk with WASD.";
   window.addEventListener("hashchange", () => {
     const h = decodeURIComponent(location.hash.slice(1));
     if (h && h !== hashOf(player)) go(h, true).catch((e) => showGotoError(e.message));
@@ -104,9 +106,9 @@ function offView(w) {
 }
 
 function nearestLandmark() {
-  if (!player) return "";
+  if (!player) return null;
   const lm = info.landmarks.find((l) => l.where.objcellId === player.objcellId && Math.abs(l.where.x - player.x) < 1 && Math.abs(l.where.y - player.y) < 1);
-  return lm ? `the ${lm.name} (${lm.description})` : "";
+  return lm || null;
 }
 
 // ---- controls ----
