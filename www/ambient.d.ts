@@ -226,3 +226,4 @@ export declare class AmbientAudio {
 
 /** The POS string a position input becomes. */
 export declare function toPOS(pos: PositionInput): string;
+export * from "./leaflet-ambient";

@@ -1,0 +1,221 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The npm packages the Leaflet tests install into a cache folder, besides
+// the browser driver that need (e2e_test.go) installs: the map library the
+// example pins, the type checker and Leaflet's types.
+var lfPackages = map[string]string{
+	"leaflet":        "1.9.4",
+	"typescript":     "5.9.3",
+	"@types/leaflet": "1.9.22",
+}
+
+// lfMissing skips a test that needs a tool this machine lacks, or fails it
+// under CI=true, where every tool must be there.
+func lfMissing(t *testing.T, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI: %s", msg)
+	}
+	t.Skipf("skipped: %s", msg)
+}
+
+func lfNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		lfMissing(t, "node is not installed")
+	}
+	return node
+}
+
+var (
+	lfModulesOnce sync.Once
+	lfModulesDir  string
+	lfModulesErr  error
+)
+
+// lfModules installs lfPackages (once per cache folder) and returns the
+// node_modules folder.
+func lfModules(t *testing.T) string {
+	t.Helper()
+	lfNode(t)
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		lfMissing(t, "npm is not installed")
+	}
+	lfModulesOnce.Do(func() { lfModulesDir, lfModulesErr = lfInstall(npm) })
+	if lfModulesErr != nil {
+		t.Fatal(lfModulesErr)
+	}
+	return lfModulesDir
+}
+
+func lfInstall(npm string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "acambient", "e2e-leaflet")
+	mods := filepath.Join(dir, "node_modules")
+	ok := true
+	for name, version := range lfPackages {
+		var pj struct{ Version string }
+		b, err := os.ReadFile(filepath.Join(mods, name, "package.json"))
+		if err != nil || json.Unmarshal(b, &pj) != nil || pj.Version != version {
+			ok = false
+		}
+	}
+	if ok {
+		return mods, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	deps, _ := json.Marshal(lfPackages)
+	pkg := `{"name": "acambient-e2e-leaflet", "private": true, "dependencies": ` + string(deps) + "}\n"
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644); err != nil {
+		return "", err
+	}
+	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("npm install in %s: %v\n%s", dir, err, out)
+	}
+	return mods, nil
+}
+
+// lfBrowser is one headless Chromium page behind leaflet_driver.mjs: a
+// command bridge, where drive.mjs runs the demo page's fixed scenario.
+type lfBrowser struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Scanner
+	mu    sync.Mutex
+	stder strings.Builder
+}
+
+// lfLaunch starts the browser; autoplay lets audio start without a gesture.
+func lfLaunch(t *testing.T, autoplay bool) *lfBrowser {
+	t.Helper()
+	chromium, pw := need(t)
+	node := lfNode(t)
+	cmd := exec.Command(node, "leaflet_driver.mjs", chromium)
+	cmd.Env = append(os.Environ(), "PLAYWRIGHT_MODULES="+filepath.Join(pw, "node_modules"))
+	if !autoplay {
+		cmd.Env = append(cmd.Env, "AUTOPLAY=0")
+	}
+	b := &lfBrowser{t: t, cmd: cmd}
+	cmd.Stderr = &b.stder
+	var err error
+	if b.in, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.out = bufio.NewScanner(stdout)
+	b.out.Buffer(make([]byte, 1<<20), 64<<20)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		b.in.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return b
+}
+
+// call sends one command and decodes its value into out (nil: discard).
+func (b *lfBrowser) call(out any, cmd map[string]any) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	line, err := json.Marshal(cmd)
+	if err != nil {
+		return err
+	}
+	if _, err := b.in.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("driver: %v; stderr:\n%s", err, b.stder.String())
+	}
+	if !b.out.Scan() {
+		return fmt.Errorf("driver exited (%v); stderr:\n%s", b.out.Err(), b.stder.String())
+	}
+	var ans struct {
+		OK    bool            `json:"ok"`
+		Value json.RawMessage `json:"value"`
+		Error string          `json:"error"`
+	}
+	if err := json.Unmarshal(b.out.Bytes(), &ans); err != nil {
+		return fmt.Errorf("driver answer %q: %v", b.out.Text(), err)
+	}
+	if !ans.OK {
+		return fmt.Errorf("%s: %s", cmd["op"], ans.Error)
+	}
+	if out != nil {
+		return json.Unmarshal(ans.Value, out)
+	}
+	return nil
+}
+
+// do is call that fails the test on error.
+func (b *lfBrowser) do(op string, kv ...any) {
+	b.t.Helper()
+	if err := b.call(nil, lfCmd(op, kv)); err != nil {
+		b.t.Fatalf("%v\npage log:\n%s", err, strings.Join(b.logs(), "\n"))
+	}
+}
+
+// eval evaluates a JavaScript expression in the page (a promise is awaited)
+// into out.
+func (b *lfBrowser) eval(out any, expr string) {
+	b.t.Helper()
+	if err := b.call(out, lfCmd("eval", []any{"expr", expr})); err != nil {
+		b.t.Fatalf("%v\npage log:\n%s", err, strings.Join(b.logs(), "\n"))
+	}
+}
+
+// waitFor waits until expr is truthy in the page.
+func (b *lfBrowser) waitFor(expr string, timeout time.Duration) {
+	b.t.Helper()
+	b.do("waitFor", "expr", expr, "timeoutMs", timeout.Milliseconds())
+}
+
+// logs takes the page's console lines, errors and failed requests so far.
+func (b *lfBrowser) logs() []string {
+	var l []string
+	if err := b.call(&l, map[string]any{"op": "logs"}); err != nil {
+		return []string{err.Error()}
+	}
+	return l
+}
+
+func lfCmd(op string, kv []any) map[string]any {
+	m := map[string]any{"op": op}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
+}

@@ -1,0 +1,194 @@
+// Unit tests of www/leaflet-ambient.js under node (node --test), with a
+// stand-in map that records handlers and an engine that records setPlayer.
+// Run by TestLeafletUnit in leaflet_test.go. Timings have wide margins: the
+// machine may be busy.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { bindLeaflet, cellAt, hexId } from "../www/leaflet-ambient.js";
+
+// Hand-computed from contracts §4: objcell = bx<<24 | by<<16 | (8·cx + cy + 1),
+// map coordinates from §1.1: NS = (Y/24 − 1019.5)/10.
+test("cellAt", () => {
+  const cases = [
+    // demo landmark "holtburg": 0xA9B4001F at local (72, 144): bx 169, by 180, cx 3, cy 6.
+    { X: 169 * 192 + 72, Y: 180 * 192 + 144, id: "0xA9B4001F", ns: 42.65, ew: 33.55 },
+    // one metre into the cell: same cell
+    { X: 169 * 192 + 73, Y: 180 * 192 + 145, id: "0xA9B4001F" },
+    // just below the boundary: the cell to the south-west, 0xA9B40016 (cx 2, cy 5)
+    { X: 169 * 192 + 71.999, Y: 180 * 192 + 143.999, id: "0xA9B40016" },
+    { X: 0, Y: 0, id: "0x00000001", ns: -101.95, ew: -101.95 },
+    { X: 48959.5, Y: 48959.5, id: "0xFEFE0040" },
+    // x-major: cx 7, cy 0 is cell 57 = 0x39
+    { X: 7 * 24 + 1, Y: 1, id: "0x00000039" },
+  ];
+  for (const c of cases) {
+    const p = cellAt(c.X, c.Y);
+    assert.equal(hexId(p.objcellId), c.id, `(${c.X}, ${c.Y})`);
+    if (c.ns !== undefined) {
+      assert.ok(Math.abs(p.ns - c.ns) < 1e-9, `ns ${p.ns} want ${c.ns}`);
+      assert.ok(Math.abs(p.ew - c.ew) < 1e-9, `ew ${p.ew} want ${c.ew}`);
+    }
+  }
+  for (const [X, Y] of [[-0.01, 5], [5, -0.01], [48960, 5], [5, 48960], [NaN, 5]]) {
+    assert.equal(cellAt(X, Y), null, `(${X}, ${Y}) is off the world`);
+  }
+});
+
+// fakeMap is the part of L.Map the binding uses.
+function fakeMap(center = { lat: 0, lng: 0 }) {
+  const handlers = new Map();
+  return {
+    center,
+    on(obj) { for (const [k, f] of Object.entries(obj)) handlers.set(k, [...(handlers.get(k) ?? []), f]); return this; },
+    off(obj) { for (const [k, f] of Object.entries(obj)) handlers.set(k, (handlers.get(k) ?? []).filter((g) => g !== f)); return this; },
+    getCenter() { return this.center; },
+    fire(type, e = {}) { for (const f of handlers.get(type) ?? []) f(e); },
+    count() { let n = 0; for (const v of handlers.values()) n += v.length; return n; },
+  };
+}
+
+function fakeAmb() {
+  return { calls: [], setPlayer(p) { this.calls.push(p); } };
+}
+
+const at = (X, Y) => ({ latlng: { lat: Y, lng: X } });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const B = (bx, by, x, y) => at(bx * 192 + x, by * 192 + y);
+
+test("cursor: one send per cell change, throttled, last position wins", async () => {
+  const map = fakeMap(), amb = fakeAmb();
+  const unbind = bindLeaflet(map, amb, { follow: "cursor", throttleMs: 300 });
+  map.fire("mousemove", B(169, 180, 72, 144)); // sent at once
+  map.fire("mousemove", B(169, 180, 80, 150)); // same cell: not sent
+  assert.equal(amb.calls.length, 1);
+  assert.deepEqual(amb.calls[0], { ns: 42.65, ew: 33.55 });
+  // A fast sweep east across 20 cells within the throttle window.
+  for (let i = 1; i <= 20; i++) map.fire("mousemove", B(169, 180, 72 + 24 * i, 144));
+  assert.equal(amb.calls.length, 1, "a sweep inside the window sends nothing yet");
+  await sleep(450);
+  assert.equal(amb.calls.length, 2, "then only its end");
+  const end = cellAt(169 * 192 + 72 + 480, 180 * 192 + 144);
+  assert.deepEqual(amb.calls[1], { ns: end.ns, ew: end.ew });
+  // unbind: no handlers left, nothing more is sent
+  unbind();
+  assert.equal(map.count(), 0);
+  map.fire("mousemove", B(100, 100, 5, 5));
+  await sleep(400);
+  assert.equal(amb.calls.length, 2);
+});
+
+test("cursor: a pending send is cancelled by unbind", async () => {
+  const map = fakeMap(), amb = fakeAmb();
+  const unbind = bindLeaflet(map, amb, { throttleMs: 200 });
+  map.fire("mousemove", B(10, 10, 1, 1));
+  map.fire("mousemove", B(10, 10, 30, 1)); // pending
+  unbind();
+  await sleep(300);
+  assert.equal(amb.calls.length, 1);
+});
+
+test("cursor: a click sends at once, off-world moves are ignored", () => {
+  const map = fakeMap(), amb = fakeAmb();
+  bindLeaflet(map, amb, { throttleMs: 10000 });
+  map.fire("mousemove", at(-5, 100));
+  assert.equal(amb.calls.length, 0);
+  map.fire("mousemove", at(100, 100));
+  map.fire("click", at(130, 100));
+  assert.equal(amb.calls.length, 2);
+});
+
+test("center: sent at bind and on moveend", () => {
+  const map = fakeMap({ lat: 180 * 192 + 144, lng: 169 * 192 + 72 }), amb = fakeAmb();
+  const moves = [];
+  bindLeaflet(map, amb, { follow: "center", onMove: (p) => moves.push(hexId(p.objcellId)) });
+  assert.deepEqual(amb.calls, [{ ns: 42.65, ew: 33.55 }]);
+  map.center = { lat: 180 * 192 + 10, lng: 169 * 192 + 10 };
+  map.fire("moveend");
+  assert.deepEqual(moves, ["0xA9B4001F", "0xA9B40001"]);
+});
+
+test("map.remove() unbinds", () => {
+  const map = fakeMap(), amb = fakeAmb();
+  bindLeaflet(map, amb, {});
+  map.fire("unload");
+  assert.equal(map.count(), 0);
+});
+
+test("bad options are clear errors", () => {
+  assert.throws(() => bindLeaflet(fakeMap(), fakeAmb(), { follow: "hover" }), /follow "hover"/);
+  assert.throws(() => bindLeaflet(fakeMap(), fakeAmb(), { throttleMs: -1 }), /throttleMs -1/);
+  assert.throws(() => bindLeaflet(fakeMap(), fakeAmb(), { follow: "click" }), /Leaflet not found/);
+});
+
+test("a failing setPlayer goes to onError; the binding goes on", async () => {
+  const map = fakeMap(), errors = [];
+  let n = 0;
+  const amb = { setPlayer() { n++; if (n === 1) return Promise.reject(new Error("offline")); if (n === 2) throw new Error("sync"); return Promise.resolve({}); } };
+  bindLeaflet(map, amb, { throttleMs: 0, onError: (e) => errors.push(e.message) });
+  map.fire("mousemove", B(10, 10, 1, 1));
+  map.fire("mousemove", B(10, 10, 30, 1));
+  map.fire("mousemove", B(10, 10, 60, 1));
+  await sleep(10);
+  assert.equal(n, 3);
+  assert.deepEqual(errors.sort(), ["offline", "sync"]);
+});
+
+// The userscript's hook, in a bare context standing in for a page at
+// document-start: it must catch the page's Leaflet as it is assigned to
+// window.L (and only Leaflet), add one init hook, and leave window.L a plain
+// property; a Leaflet already there is hooked at once.
+import { readFileSync } from "node:fs";
+import vm from "node:vm";
+
+const userscript = readFileSync(new URL("../www/ambient.user.js", import.meta.url), "utf8");
+
+function page() {
+  const ctx = vm.createContext({ console, setInterval, clearInterval, document: { readyState: "loading" } });
+  vm.runInContext("var window = globalThis;", ctx);
+  return ctx;
+}
+
+function fakeLeaflet() {
+  const hooks = [];
+  return { hooks, CRS: { Simple: {} }, Map: { addInitHook(fn) { hooks.push(fn); } } };
+}
+
+test("userscript: hooks Leaflet when the page assigns window.L", () => {
+  const ctx = page();
+  vm.runInContext(userscript, ctx);
+  const L = fakeLeaflet();
+  ctx.other = { notLeaflet: true };
+  vm.runInContext("window.L = other;", ctx); // some other global named L first
+  assert.equal(L.hooks.length, 0);
+  ctx.leaflet = L;
+  vm.runInContext("window.L = leaflet;", ctx); // Leaflet's `window.L = exports`
+  assert.equal(L.hooks.length, 1);
+  assert.equal(vm.runInContext("L", ctx), L);
+  const d = vm.runInContext("Object.getOwnPropertyDescriptor(window, 'L')", ctx);
+  assert.equal(d.writable, true, "window.L is a plain property again");
+  vm.runInContext("window.L = leaflet;", ctx); // noConflict and back: no second hook
+  assert.equal(L.hooks.length, 1);
+});
+
+test("userscript: hooks a Leaflet that is already there; ignores maps in other CRSs", () => {
+  const ctx = page();
+  const L = fakeLeaflet();
+  ctx.L = L;
+  vm.runInContext(userscript, ctx);
+  assert.equal(L.hooks.length, 1);
+  // A map in another CRS: the hook returns without touching it.
+  const map = { options: { crs: { notSimple: true } }, whenReady() { throw new Error("bound a map in another CRS"); } };
+  L.hooks[0].call(map);
+});
+
+test("center: waits for the map's view (whenReady)", () => {
+  const map = fakeMap(), amb = fakeAmb();
+  let ready = null, view = false;
+  map.whenReady = (fn) => { ready = fn; };
+  map.getCenter = () => { if (!view) throw new Error("Set map center and zoom first."); return { lat: 100, lng: 100 }; };
+  bindLeaflet(map, amb, { follow: "center" }); // before setView: must not throw
+  assert.equal(amb.calls.length, 0);
+  view = true;
+  ready();
+  assert.equal(amb.calls.length, 1);
+});

@@ -1,0 +1,22 @@
+// A map viewer's code in TypeScript: typechecked by TestLeafletTypes
+// (tsc --noEmit, strict) against www/*.d.ts and @types/leaflet.
+import * as L from "leaflet";
+import { AmbientAudio, bindLeaflet, cellAt, hexId, type BindOptions, type CellAt } from "../../www/ambient";
+
+export async function embed(el: HTMLElement, server: string): Promise<() => void> {
+  const map: L.Map = L.map(el, { crs: L.CRS.Simple, minZoom: -7 }).setView([34656, 32544], -1);
+  const amb: AmbientAudio = await AmbientAudio.load({ server });
+  const opts: BindOptions = {
+    follow: "cursor",
+    throttleMs: 150,
+    overlay: true,
+    L,
+    onMove: (p: CellAt) => console.log(hexId(p.objcellId), p.ns.toFixed(1), p.ew.toFixed(1)),
+    onError: (e) => console.warn(e),
+  };
+  const unbind: () => void = bindLeaflet(map, amb, opts);
+  el.addEventListener("click", () => void amb.start(), { once: true });
+  const here: CellAt | null = cellAt(32520, 34704);
+  if (here) console.log(here.bx, here.cy);
+  return unbind;
+}

@@ -1,0 +1,73 @@
+// Types of leaflet-ambient.js (contracts §4). The map and the engine are typed
+// by the members the binding uses, so a Leaflet L.Map (from @types/leaflet or
+// not) and an AmbientAudio of ambient.js both fit without importing either.
+
+/** A point in Leaflet's CRS.Simple as this convention reads it: lat = global Y, lng = global X (metres). */
+export interface LatLngLike {
+  lat: number;
+  lng: number;
+}
+
+/** The part of a Leaflet 1.x L.Map that bindLeaflet uses. */
+export interface LeafletMapLike {
+  on(handlers: Record<string, (e: any) => void>): unknown;
+  off(handlers: Record<string, (e: any) => void>): unknown;
+  getCenter(): LatLngLike;
+  /** Leaflet's: runs fn once the map has a view (used by follow "center"). */
+  whenReady?(fn: () => void): unknown;
+}
+
+/** The part of an AmbientAudio (ambient.js) that bindLeaflet uses. */
+export interface AmbientLike {
+  /** May return a promise; a rejection goes to BindOptions.onError. */
+  setPlayer(p: { ns: number; ew: number }): unknown;
+  state?(): { player?: { objcellId?: number | string } | null; totalSoundCount?: number; cells?: ReadonlyArray<{ objcellId: number | string; weight: number }> } | null | undefined;
+  on?(event: "state", fn: (...args: any[]) => void): unknown;
+  off?(event: "state", fn: (...args: any[]) => void): unknown;
+}
+
+/** Where a global point lies (cellAt). */
+export interface CellAt {
+  /** Global metres. */
+  X: number;
+  Y: number;
+  /** Landblock (0..254) and land cell (0..7) coordinates. */
+  bx: number;
+  by: number;
+  cx: number;
+  cy: number;
+  /** bx<<24 | by<<16 | (8·cx + cy + 1), unsigned. */
+  objcellId: number;
+  /** Map coordinates: NS = (Y/24 − 1019.5)/10, EW = (X/24 − 1019.5)/10; S and W negative. */
+  ns: number;
+  ew: number;
+}
+
+export interface BindOptions {
+  /** What the listener follows: the mouse (a tap on touch screens), a draggable marker set by clicking, or the map's centre. Default "cursor". */
+  follow?: "cursor" | "click" | "center";
+  /** Least milliseconds between two listener moves; moves within the last sent land cell are not sent on their own. Default 100. */
+  throttleMs?: number;
+  /** Draw the engine's 3×3 landblock ring, the listener's cell and the contributing cells as Leaflet layers. Default false. */
+  overlay?: boolean;
+  /** The Leaflet namespace when it is not the global L (used for "click" and overlay). */
+  L?: any;
+  /** Called each time the listener is moved. */
+  onMove?: (p: CellAt) => void;
+  /** Called when amb.setPlayer throws or its promise rejects (default: console.warn). */
+  onError?: (err: unknown) => void;
+}
+
+/** Makes the map drive amb; returns unbind(), which removes every handler and layer it added. */
+export function bindLeaflet(map: LeafletMapLike, amb: AmbientLike, opts?: BindOptions): () => void;
+
+/** The land cell under global point (X, Y); null off the world (0 ≤ X, Y < 48960). */
+export function cellAt(X: number, Y: number): CellAt | null;
+
+/** "0xA9B4001F": an id as the contracts print it. */
+export function hexId(id: number): string;
+
+/** Metres per land cell (24), per landblock (192), and per world side (48960). */
+export const CELL: 24;
+export const BLOCK: 192;
+export const WORLD: 48960;
