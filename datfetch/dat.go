@@ -94,8 +94,8 @@ func (e Entry) Compressed() bool { return e.Flags&compressedFlag != 0 }
 
 // Dat reads a retail dat. It implements Lister and is safe for concurrent
 // use. Lookups descend from the root reading only the nodes on their path
-// until the in-memory index (index.go), which the first lookup starts
-// building in the background, is ready.
+// until the in-memory index (index.go), which the first listing or the
+// indexAfter-th lookup starts building in the background, is ready.
 type Dat struct {
 	r       io.ReaderAt
 	closer  io.Closer
@@ -169,12 +169,15 @@ func (d *Dat) Close() error {
 
 // Lookup finds id's entry by the retail descent (spec §1.4). A missing id
 // gives an error wrapping ErrNotFound. Once the index is built it answers
-// from memory; until then the first call starts building it.
+// from memory; until then it descends, and the indexAfter-th call starts
+// the build.
 func (d *Dat) Lookup(id uint32) (Entry, error) {
 	if x := d.ix.ready.Load(); x != nil {
 		return x.lookup(id)
 	}
-	d.startIndex()
+	if d.ix.descents.Add(1) == indexAfter {
+		d.startIndex()
+	}
 	return d.descend(id)
 }
 

@@ -8,9 +8,10 @@ package datfetch
 // gives the same answers as the descent for every tree whose in-order walk
 // is ascending, the only trees it is built from.
 //
-// It is built once per Dat, in the background, started by the first lookup
-// (or synchronously by the first listing), so opening stays a header and a
-// root read. Until it is ready, and forever if the tree cannot be walked,
+// It is built once per Dat, in the background, started by the indexAfter-th
+// lookup (or the first listing, which waits for it), so opening stays a
+// header and a root read, and a tool that wants a few records never pays
+// for it. Until it is ready, and forever if the tree cannot be walked,
 // lookups descend the tree as before.
 
 import (
@@ -27,6 +28,11 @@ import (
 // cache), then one stride of 64 ids (256 bytes, four cache lines), instead
 // of probing a 3 MB column at ~20 scattered places.
 const topStride = 64
+
+// indexAfter is the lookup that starts the index build. A descent costs
+// ~10 µs on a large dat, the build ~100 ms of one core (800k entries), so
+// a caller that makes only a few dozen lookups is better off without it.
+const indexAfter = 64
 
 // index is every entry of the tree by ascending id, in columns; read-only
 // once built. ids and locs are 16 bytes an entry; the entry dates and
@@ -81,12 +87,13 @@ func (d *Dat) IndexBytes() int64 {
 
 // indexState is the Dat's part in building its index.
 type indexState struct {
-	ctx    context.Context // ends at Close
-	cancel context.CancelFunc
-	once   chan struct{}         // closed when the build has been started
-	done   chan struct{}         // closed when the build has ended
-	err    error                 // the build's error, set before done closes
-	ready  atomic.Pointer[index] // set once the build has succeeded
+	ctx      context.Context // ends at Close
+	cancel   context.CancelFunc
+	once     chan struct{}         // holds one token: who takes it starts the build
+	done     chan struct{}         // closed when the build has ended
+	err      error                 // the build's error, set before done closes
+	ready    atomic.Pointer[index] // set once the build has succeeded
+	descents atomic.Int64          // lookups made before the index was ready
 }
 
 func (s *indexState) init() {

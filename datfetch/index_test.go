@@ -103,6 +103,31 @@ func TestIndexedLookupsDoNoReads(t *testing.T) {
 	}
 }
 
+// A caller that wants a few records never builds the index: the build
+// starts at the indexAfter-th lookup, in the background.
+func TestIndexStartsAfterLookups(t *testing.T) {
+	img, ids, _ := indexedCell(t, 5000)
+	d, err := NewDat(bytes.NewReader(img), int64(len(img)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for i := range indexAfter - 1 {
+		d.Lookup(ids[i])
+	}
+	if len(d.ix.once) != 1 {
+		t.Fatalf("the index build started after %d lookups, want %d", indexAfter-1, indexAfter)
+	}
+	d.Lookup(ids[0])
+	if len(d.ix.once) != 0 {
+		t.Fatalf("the index build did not start at lookup %d", indexAfter)
+	}
+	<-d.ix.done
+	if d.IndexBytes() == 0 {
+		t.Fatalf("no index after the build: %v", d.ix.err)
+	}
+}
+
 // The index answers every lookup, hit or miss, exactly as the descent does,
 // dates and iterations included.
 func TestIndexAgreesWithDescent(t *testing.T) {
