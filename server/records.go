@@ -33,17 +33,17 @@ type db struct {
 	src  datfetch.Lister
 	log  *log.Logger
 
-	etags sync.Map                       // uint32 → string, records ≥ etagCacheMin only
-	cache *datfetch.Cache[*cachedRecord] // nil for in-memory sources, which need none
+	etags sync.Map     // uint32 → string, records ≥ etagCacheMin only
+	cache *recordCache // shared with the other source; nil for in-memory sources, which need none
 
 	mu      sync.Mutex
 	listing *payload // nil until first built
 }
 
-func newDB(name string, src datfetch.Lister, l *log.Logger, cacheBytes int64) *db {
+func newDB(name string, src datfetch.Lister, l *log.Logger, cache *recordCache) *db {
 	d := &db{name: name, src: src, log: l}
 	if _, inMemory := src.(*datfetch.Memory); !inMemory {
-		d.cache = datfetch.NewCache(cacheBytes, recordSize)
+		d.cache = cache
 	}
 	return d
 }
@@ -79,7 +79,7 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 
 // record returns a record and its ETag, from the cache or the source.
 func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
-	if rec, ok := d.cache.Get(id); ok {
+	if rec, ok := d.cache.Get(id); ok && rec.src == d {
 		return rec, nil
 	}
 	b, err := d.src.Get(r.Context(), id)
@@ -91,7 +91,7 @@ func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &cachedRecord{id: id, b: b, etag: d.etag(id, b)}
+	rec := &cachedRecord{src: d, b: b, etag: d.etag(id, b)}
 	d.cache.Put(id, rec)
 	return rec, nil
 }

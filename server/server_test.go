@@ -70,7 +70,7 @@ func TestETag(t *testing.T) {
 		t.Fatal("ETag ignores the last byte")
 	}
 	// Large records' ETags are remembered, and remembered right.
-	d := newDB("portal", datfetch.NewMemory(nil), nil, 0)
+	d := newDB("portal", datfetch.NewMemory(nil), nil, nil)
 	big := bytes.Repeat([]byte{7}, etagCacheMin)
 	if d.etag(1, big) != bytesETag(big) || d.etag(1, big) != bytesETag(big) {
 		t.Fatal("cached ETag differs")
