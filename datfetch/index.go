@@ -37,13 +37,23 @@ const indexAfter = 64
 // index is every entry of the tree by ascending id, in columns; read-only
 // once built. ids and locs are 16 bytes an entry; the entry dates and
 // iterations, which only Lookup reports, are dictionary-coded in stamps.
+// Each column is held in chunks of chunkLen entries, as it was filled: a
+// build copies nothing, and no stride of topStride ids crosses a chunk.
 type index struct {
-	ids    []uint32   // ascending
-	locs   []indexLoc // locs[i] belongs to ids[i]
-	top    []uint32   // ids[k*topStride]
+	n      int
+	ids    [][]uint32 // ascending
+	locs   [][]indexLoc
+	top    []uint32 // ids[k*topStride]
 	stamps stampColumn
 	empty  int // entries of size 0, which the listing leaves out
 }
+
+// chunkLen is the entries of a column chunk: 64 KiB of ids.
+const (
+	chunkShift = 14
+	chunkLen   = 1 << chunkShift
+	chunkMask  = chunkLen - 1
+)
 
 // indexLoc is what Get needs of an entry besides its id.
 type indexLoc struct {
@@ -57,8 +67,8 @@ type stamp struct{ date, iteration int32 }
 
 type stampColumn struct {
 	dict    []stamp
-	codes16 []uint16
-	codes32 []uint32 // used instead of codes16 once dict outgrows 16 bits
+	codes16 [][]uint16
+	codes32 [][]uint32 // used instead of codes16 once dict outgrows 16 bits
 }
 
 // Index builds the in-memory index if it is not built yet and waits for it,
@@ -136,13 +146,11 @@ func (d *Dat) stopIndex() {
 	}
 }
 
-// buildIndex walks the whole tree into an index. The columns grow by
-// append and are then copied to their exact size, so the index keeps no
-// spare capacity.
+// buildIndex walks the whole tree into an index.
 func (d *Dat) buildIndex(ctx context.Context) (*index, error) {
 	var (
-		ids    []uint32
-		locs   []indexLoc
+		ids    chunked[uint32]
+		locs   chunked[indexLoc]
 		sb     stampBuilder
 		empty  int
 		last   stamp
@@ -150,48 +158,86 @@ func (d *Dat) buildIndex(ctx context.Context) (*index, error) {
 		code   uint32
 	)
 	err := d.walk(ctx, func(e Entry) error {
-		ids = append(ids, e.ID)
-		locs = append(locs, indexLoc{e.Offset, e.Size, e.Flags})
+		ids.add(e.ID)
+		locs.add(indexLoc{e.Offset, e.Size, e.Flags})
 		if e.Size == 0 {
 			empty++
 		}
-		// Neighbouring entries mostly share a stamp; skip the map for them.
+		// Neighbouring entries mostly share a stamp; skip the lookup for them.
 		if s := (stamp{e.Date, e.Iteration}); !lastOK || s != last {
 			code, last, lastOK = sb.code(s), s, true
 		}
-		sb.codes = append(sb.codes, code)
+		sb.push(code)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	x := &index{ids: exact(ids), locs: exact(locs), stamps: sb.column(), empty: empty}
-	x.top = make([]uint32, 0, (len(ids)+topStride-1)/topStride)
-	for i := 0; i < len(ids); i += topStride {
-		x.top = append(x.top, ids[i])
+	x := &index{n: ids.n, ids: ids.chunks(), locs: locs.chunks(), stamps: sb.column(), empty: empty}
+	x.top = make([]uint32, 0, (x.n+topStride-1)/topStride)
+	for i := 0; i < x.n; i += topStride {
+		x.top = append(x.top, x.ids[i>>chunkShift][i&chunkMask])
 	}
 	return x, nil
 }
 
-// exact copies s into a slice of its exact length; slices.Clone may round
-// the capacity up.
-func exact[T any](s []T) []T {
-	out := make([]T, len(s))
-	copy(out, s)
+// chunked is a column under construction.
+type chunked[T any] struct {
+	full [][]T
+	cur  []T
+	n    int
+}
+
+func (c *chunked[T]) add(v T) {
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.full = append(c.full, c.cur)
+		}
+		c.cur = make([]T, 0, chunkLen)
+	}
+	c.cur = append(c.cur, v)
+	c.n++
+}
+
+// chunks returns the finished column, the last chunk cut to its length.
+func (c *chunked[T]) chunks() [][]T {
+	out := make([][]T, 0, len(c.full)+1)
+	out = append(out, c.full...)
+	if len(c.cur) > 0 {
+		out = append(out, append(make([]T, 0, len(c.cur)), c.cur...))
+	}
 	return out
 }
 
-// stampBuilder assigns dictionary codes while the index is built.
+// stampBuilder assigns dictionary codes while the index is built. A small
+// direct-mapped table in front of the map answers the few stamps a dat
+// mostly holds without hashing into the map for each of 800k entries.
 type stampBuilder struct {
-	dict  []stamp
-	byVal map[stamp]uint32
-	codes []uint32
+	dict    []stamp
+	byVal   map[stamp]uint32
+	codes16 chunked[uint16]
+	codes32 chunked[uint32] // once a code needs more than 16 bits
+	recent  [64]struct {
+		s    stamp
+		code uint32
+		ok   bool
+	}
 }
 
 func (b *stampBuilder) code(s stamp) uint32 {
-	if c, ok := b.byVal[s]; ok {
-		return c
+	r := &b.recent[(uint32(s.date)*0x9E3779B1^uint32(s.iteration))>>26]
+	if r.ok && r.s == s {
+		return r.code
 	}
+	c, ok := b.byVal[s]
+	if !ok {
+		c = b.add(s)
+	}
+	r.s, r.code, r.ok = s, c, true
+	return c
+}
+
+func (b *stampBuilder) add(s stamp) uint32 {
 	if b.byVal == nil {
 		b.byVal = map[stamp]uint32{}
 	}
@@ -201,27 +247,42 @@ func (b *stampBuilder) code(s stamp) uint32 {
 	return c
 }
 
-func (b *stampBuilder) column() stampColumn {
-	col := stampColumn{dict: exact(b.dict)}
-	if len(b.dict) > 1<<16 {
-		col.codes32 = exact(b.codes)
-		return col
+// push appends the next entry's code, widening the codes to 32 bits at the
+// first that needs it.
+func (b *stampBuilder) push(c uint32) {
+	if b.codes32.n == 0 && c < 1<<16 {
+		b.codes16.add(uint16(c))
+		return
 	}
-	col.codes16 = make([]uint16, len(b.codes))
-	for i, c := range b.codes {
-		col.codes16[i] = uint16(c)
+	if b.codes32.n == 0 {
+		for _, ch := range append(b.codes16.full, b.codes16.cur) {
+			for _, c := range ch {
+				b.codes32.add(uint32(c))
+			}
+		}
+		b.codes16 = chunked[uint16]{}
+	}
+	b.codes32.add(c)
+}
+
+func (b *stampBuilder) column() stampColumn {
+	col := stampColumn{dict: slices.Clip(b.dict)}
+	if b.codes32.n > 0 {
+		col.codes32 = b.codes32.chunks()
+	} else {
+		col.codes16 = b.codes16.chunks()
 	}
 	return col
 }
 
 func (c *stampColumn) at(i int) stamp {
 	if c.codes32 != nil {
-		return c.dict[c.codes32[i]]
+		return c.dict[c.codes32[i>>chunkShift][i&chunkMask]]
 	}
-	return c.dict[c.codes16[i]]
+	return c.dict[c.codes16[i>>chunkShift][i&chunkMask]]
 }
 
-// find returns the position of id in x.ids and whether it is there.
+// find returns the position of id in the ids column and whether it is there.
 func (x *index) find(id uint32) (int, bool) {
 	// The last top entry ≤ id starts the only stride that can hold id.
 	lo, hi := 0, len(x.top)
@@ -237,8 +298,8 @@ func (x *index) find(id uint32) (int, bool) {
 		return 0, false // below the first id
 	}
 	start := (lo - 1) * topStride
-	stride := x.ids[start:min(start+topStride, len(x.ids))]
-	i, found := slices.BinarySearch(stride, id)
+	ch, off := x.ids[start>>chunkShift], start&chunkMask
+	i, found := slices.BinarySearch(ch[off:min(off+topStride, len(ch))], id)
 	return start + i, found
 }
 
@@ -248,29 +309,41 @@ func (x *index) lookup(id uint32) (Entry, error) {
 	if !ok {
 		return Entry{}, NotFound(id)
 	}
-	l, s := x.locs[i], x.stamps.at(i)
+	l, s := x.locs[i>>chunkShift][i&chunkMask], x.stamps.at(i)
 	return Entry{Flags: l.Flags, ID: id, Offset: l.Offset, Size: l.Size, Date: s.date, Iteration: s.iteration}, nil
 }
 
 // listing is IDs answered from the index: a fresh slice the caller may keep.
 func (x *index) listing() []uint32 {
-	if x.empty == 0 {
-		return slices.Clone(x.ids)
-	}
-	ids := make([]uint32, 0, len(x.ids)-x.empty)
-	for i, id := range x.ids {
-		if x.locs[i].Size != 0 {
-			ids = append(ids, id)
+	ids := make([]uint32, 0, x.n-x.empty)
+	for j, ch := range x.ids {
+		if x.empty == 0 {
+			ids = append(ids, ch...)
+			continue
+		}
+		for k, id := range ch {
+			if x.locs[j][k].Size != 0 {
+				ids = append(ids, id)
+			}
 		}
 	}
 	return ids
 }
 
-// bytes is the memory the index holds: its columns' backing arrays.
+// bytes is the memory the index holds: its columns' chunks and their lists.
 func (x *index) bytes() int64 {
-	n := 4*cap(x.ids) + int(unsafe.Sizeof(indexLoc{}))*cap(x.locs) + 4*cap(x.top) +
-		int(unsafe.Sizeof(stamp{}))*cap(x.stamps.dict) + 2*cap(x.stamps.codes16) + 4*cap(x.stamps.codes32)
-	return int64(n) + int64(unsafe.Sizeof(*x))
+	n := int64(unsafe.Sizeof(*x)) + 4*int64(cap(x.top)) + int64(unsafe.Sizeof(stamp{}))*int64(cap(x.stamps.dict))
+	n += chunkBytes(x.ids) + chunkBytes(x.locs) + chunkBytes(x.stamps.codes16) + chunkBytes(x.stamps.codes32)
+	return n
+}
+
+func chunkBytes[T any](chunks [][]T) int64 {
+	var t T
+	n := int64(unsafe.Sizeof(chunks[:0])) * int64(cap(chunks)) // the slice headers
+	for _, ch := range chunks {
+		n += int64(unsafe.Sizeof(t)) * int64(cap(ch))
+	}
+	return n
 }
 
 // reset empties the node cache.

@@ -97,8 +97,8 @@ func TestIndexedLookupsDoNoReads(t *testing.T) {
 		}
 	}
 	// 5001 ids, 16 bytes each in ids+locs, 2 in the stamp codes, 4 per 64 in
-	// top, one stamp in the dictionary, plus the struct.
-	if got, min := d.IndexBytes(), int64(5001*18+79*4+8); got < min || got > min+256 {
+	// top, one stamp in the dictionary, plus the struct and chunk lists.
+	if got, min := d.IndexBytes(), int64(5001*18+79*4+8); got < min || got > min+512 {
 		t.Errorf("IndexBytes = %d, want %d plus the struct", got, min)
 	}
 }
@@ -133,8 +133,8 @@ func TestIndexStartsAfterLookups(t *testing.T) {
 func TestIndexAgreesWithDescent(t *testing.T) {
 	one, _, _ := onePortal()
 	two, _ := twoLevel()
-	img, _, _ := indexedCell(t, 5000)
-	for name, b := range map[string][]byte{"onePortal": one.b, "twoLevel": two.b, "cell5000": img} {
+	img, _, _ := indexedCell(t, 40_000) // three column chunks
+	for name, b := range map[string][]byte{"onePortal": one.b, "twoLevel": two.b, "cell40000": img} {
 		d, err := NewDat(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			t.Fatal(err)
@@ -214,7 +214,7 @@ func TestStampColumn(t *testing.T) {
 		n := distinct + 1000
 		for i := range n {
 			s := stamp{int32(i % distinct), int32(-(i % distinct))}
-			b.codes = append(b.codes, b.code(s))
+			b.push(b.code(s))
 		}
 		col := b.column()
 		if wide := col.codes32 != nil; wide != (distinct > 1<<16) {
