@@ -4,8 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"acambient/core/demo"
@@ -13,9 +15,11 @@ import (
 )
 
 // dataFlags are the record-source flags every reading command takes
-// (contracts §1): -portal FILE -cell FILE, or -dats DIR; none → the demo world.
+// (contracts §1): -portal FILE -cell FILE, or -dats DIR, or -server URL
+// [-api ours|acdatservice]; none → the demo world.
 type dataFlags struct {
 	portal, cell, dats string
+	server, api        string
 }
 
 func addDataFlags(fs *flag.FlagSet) *dataFlags {
@@ -23,7 +27,31 @@ func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	fs.StringVar(&d.portal, "portal", "", "retail client_portal.dat")
 	fs.StringVar(&d.cell, "cell", "", "retail client_cell_1.dat")
 	fs.StringVar(&d.dats, "dats", "", "folder holding client_portal.dat and client_cell_1.dat")
+	fs.StringVar(&d.server, "server", "", "read records over HTTP from this dat server (ours, an export on a static host, or acdatservice with -api)")
+	fs.StringVar(&d.api, "api", apiOurs, "the -server's routes: ours (URL/files/{id}, URL/cell/files/{id}) or acdatservice (URL/dats/portal/files/{id}, URL/dats/cell/files/{id})")
 	return d
+}
+
+// The route sets -api names (contracts §1).
+const (
+	apiOurs         = "ours"
+	apiACDatService = "acdatservice"
+)
+
+// remoteBases returns the portal and cell record bases of server under api.
+func remoteBases(server, api string) (portal, cell string, err error) {
+	u, err := url.Parse(server)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", "", fmt.Errorf("-server %q: want an http:// or https:// URL", server)
+	}
+	root := strings.TrimSuffix(server, "/")
+	switch api {
+	case apiOurs, "":
+		return root + "/files/", root + "/cell/files/", nil
+	case apiACDatService:
+		return root + "/dats/portal/files/", root + "/dats/cell/files/", nil
+	}
+	return "", "", fmt.Errorf("-api %q: want %s or %s", api, apiOurs, apiACDatService)
 }
 
 // demoWorld builds the demo world once per process: it is deterministic, and
@@ -48,6 +76,20 @@ func (d *data) Close() error {
 // open resolves the flags to sources. A file that is not a valid container is
 // an error naming it.
 func (f *dataFlags) open() (*data, error) {
+	if f.server != "" {
+		if f.portal != "" || f.cell != "" || f.dats != "" {
+			return nil, errors.New("give -server or dat files (-portal/-cell, -dats), not both")
+		}
+		pb, cb, err := remoteBases(f.server, f.api)
+		if err != nil {
+			return nil, err
+		}
+		return &data{Portal: datfetch.NewHTTP(pb, datfetch.HTTPOptions{}), Cell: datfetch.NewHTTP(cb, datfetch.HTTPOptions{}),
+			Name: f.server + " (" + f.api + ")"}, nil
+	}
+	if f.api != "" && f.api != apiOurs {
+		return nil, errors.New("-api needs -server")
+	}
 	portal, cell := f.portal, f.cell
 	if f.dats != "" {
 		if portal == "" {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"acambient/core/demo"
 )
 
 // cmdDemo writes the built-in demo world as a real pair of dats, so every tool
@@ -25,16 +23,23 @@ func cmdDemo(args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	if err := demo.WriteDats(*out); err != nil {
+	w, err := demoWorld()
+	if err != nil {
 		return err
 	}
-	for _, name := range []string{"client_portal.dat", "client_cell_1.dat"} {
-		p := filepath.Join(*out, name)
-		st, err := os.Stat(p)
-		if err != nil {
+	portal, cell, err := w.Dats()
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{"client_portal.dat", portal}, {"client_cell_1.dat", cell}} {
+		p := filepath.Join(*out, f.name)
+		if err := os.WriteFile(p, f.b, 0o644); err != nil {
 			return err
 		}
-		fmt.Printf("wrote %s (%d bytes)\n", p, st.Size())
+		fmt.Printf("wrote %s (%d bytes)\n", p, len(f.b))
 	}
 	return nil
 }

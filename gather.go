@@ -9,7 +9,6 @@ import (
 
 	"acambient/core/ambient"
 	"acambient/core/session"
-	"acambient/core/world"
 )
 
 // cmdGather runs one retail rebuild at -player on a fresh engine and prints
@@ -26,53 +25,39 @@ func cmdGather(args []string) error {
 		fs.Usage()
 		return errors.New("want -player POS")
 	}
-	ctx := context.Background()
-	s, closeData, err := openSession(ctx, df, ambient.DefaultConfig())
+	h, closeData, err := openHost(context.Background(), df, session.Options{Config: ambient.DefaultConfig(), Sync: true})
 	if err != nil {
 		return err
 	}
 	defer closeData()
-	p, err := resolvePOS(ctx, s, *player)
+	p, err := h.Resolve(*player)
 	if err != nil {
-		return err
+		return fmt.Errorf("-player: %w", err)
 	}
 	if *camera != "" {
-		c, err := resolvePOS(ctx, s, *camera)
+		c, err := h.Resolve(*camera)
 		if err != nil {
-			return err
+			return fmt.Errorf("-camera: %w", err)
 		}
-		s.Engine.SetCamera(c.Pos, c.Heading)
+		h.SetCamera(c.Pos, c.Heading)
 	}
-	if _, err := s.SetPlayer(ctx, 0, p.Pos); err != nil {
-		return err
-	}
-	return writeJSON(os.Stdout, s.Engine.State(), true)
+	h.Move(p.Pos)
+	h.Tick(0)
+	return writeJSON(os.Stdout, h.State().State, true)
 }
 
-// openSession opens the data flags' sources and a session over them;
-// non-fatal record problems go to stderr as warnings.
-func openSession(ctx context.Context, df *dataFlags, cfg ambient.Config) (*session.Session, func(), error) {
+// openHost opens the data flags' sources and a host over them; non-fatal
+// record problems go to stderr as warnings.
+func openHost(ctx context.Context, df *dataFlags, opt session.Options) (*session.Host, func(), error) {
 	d, err := df.open()
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := session.New(ctx, d.Portal, d.Cell, cfg)
+	opt.OnError = func(err error) { fmt.Fprintf(os.Stderr, "warning: %v\n", err) }
+	h, err := session.New(ctx, d.Portal, d.Cell, opt)
 	if err != nil {
 		d.Close()
 		return nil, nil, fmt.Errorf("%s: %w", d.Name, err)
 	}
-	s.OnError = func(err error) { fmt.Fprintf(os.Stderr, "warning: %v\n", err) }
-	return s, func() { d.Close() }, nil
-}
-
-// resolvePOS parses a POS and fills in terrain z for map coordinates.
-func resolvePOS(ctx context.Context, s *session.Session, text string) (world.Spec, error) {
-	sp, err := world.ParsePOS(text)
-	if err != nil {
-		return sp, err
-	}
-	if err := s.ResolveZ(ctx, &sp); err != nil {
-		return sp, err
-	}
-	return sp, nil
+	return h, func() { d.Close() }, nil
 }

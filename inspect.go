@@ -22,7 +22,7 @@ func cmdInspect(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: inspect KIND ID [data flags]   KIND: region soundtable wave landblock envcell")
 		fmt.Fprintln(fs.Output(), "       inspect ls [-db portal|cell] [-prefix 0x20] [-l] [data flags]")
-		fmt.Fprintln(fs.Output(), "A landblock ID may be the landblock (0xA9B4FFFF), any cell in it (0xA9B4001F) or just 0xA9B4.")
+		fmt.Fprintln(fs.Output(), "A landblock ID may be the landblock (0xA9B4FFFF), any cell in it (0xA9B4001F) or just 0xA9B4 (exactly four hex digits).")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -34,9 +34,12 @@ func cmdInspect(args []string) error {
 		return errors.New("want KIND and ID")
 	}
 	kind := dat.Kind(strings.ToLower(pos[0]))
-	id, err := dat.ParseID(pos[1])
+	id, err := dat.ParseID(strings.TrimSpace(pos[1]))
 	if err != nil {
 		return err
+	}
+	if kind == dat.KindLandBlock && isShortBlock(pos[1]) {
+		id = id<<16 | dat.LandBlockLow
 	}
 	d, err := df.open()
 	if err != nil {
@@ -58,10 +61,7 @@ func inspectRecord(ctx context.Context, d *data, kind dat.Kind, id uint32) (any,
 		src = d.Portal
 	case dat.KindLandBlock:
 		src = d.Cell
-		if id <= 0xFFFF { // bare XXYY
-			id = id<<16 | dat.LandBlockLow
-		}
-		id = id&0xFFFF0000 | dat.LandBlockLow
+		id = id&0xFFFF0000 | dat.LandBlockLow // any cell of the block names it
 	case dat.KindEnvCell:
 		src = d.Cell
 	default:
@@ -82,6 +82,15 @@ func inspectRecord(ctx context.Context, d *data, kind dat.Kind, id uint32) (any,
 		return envCellView{EnvCell: r, SeenOutside: r.SeenOutside(), RestBytes: len(r.Rest)}, nil
 	}
 	return rec, nil
+}
+
+// isShortBlock reports whether a landblock argument is the short form
+// 0xXXYY: exactly four hex digits. Anything else is a full id taken as
+// written, so 0x0000FFFF is landblock 0x0000 and 0x00000100 a cell in it
+// (an id test, id ≤ 0xFFFF, read both as block XXYY).
+func isShortBlock(s string) bool {
+	t := strings.TrimSpace(s)
+	return len(t) == 6 && (t[:2] == "0x" || t[:2] == "0X")
 }
 
 // soundTableJSON adds the Sound enum name to each child, since a hash key of

@@ -23,6 +23,7 @@ func commands() []command {
 		{"inspect", "JSON of one record: inspect KIND ID, or inspect ls", cmdInspect},
 		{"gather", "one retail rebuild at -player POS; JSON", cmdGather},
 		{"trace", "simulated run; JSON lines of play decisions", cmdTrace},
+		{"render", "the same run as trace, mixed to a 16-bit stereo WAV (-o FILE.wav, -o - for stdout)", cmdRender},
 		{"export", "write the static file tree of every record a client can ask for", cmdExport},
 		{"demo", "write the demo world as client_portal.dat and client_cell_1.dat", cmdDemo},
 	}

@@ -17,6 +17,12 @@ import (
 	"acambient/server"
 )
 
+// decodeBudget bounds the bytes that record reads in progress hold at once
+// (datfetch.Budget): four of the largest compressed records a portal dat may
+// hold (32 MiB stored plus 32 MiB declared, datfetch's caps), hundreds of
+// real ones (the largest EoR record is under 2 MiB).
+const decodeBudget = 256 << 20
+
 // cmdServe is `serve` (contracts §1, §2): the records of the data flags and
 // the page in -www, on -addr, until SIGINT or SIGTERM.
 func cmdServe(args []string) error {
@@ -53,6 +59,14 @@ func cmdServe(args []string) error {
 	if cache <= 0 {
 		cache = -1 // Options: negative is none, 0 the default
 	}
+	// One budget for both dats bounds the memory of record reads in
+	// progress, whatever mix of large or hostile records is asked for.
+	budget := datfetch.NewBudget(decodeBudget)
+	for _, src := range []datfetch.Lister{d.Portal, d.Cell} {
+		if dat, ok := src.(*datfetch.Dat); ok {
+			dat.SetBudget(budget)
+		}
+	}
 	go limitMemory(ctx, max(cache, 0), logger, d.Portal, d.Cell)
 	h := server.New(server.Options{Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, CORS: *cors,
 		CacheBytes: cache, Log: logger, Verbose: *verbose})
@@ -61,6 +75,7 @@ func cmdServe(args []string) error {
 		return err
 	}
 	lim := server.DefaultLimits()
+	ln = server.LimitListener(ln, lim.MaxConns)
 	logger.Printf("serving %s; page files from %s", d.Name, *www)
 	fmt.Printf("open %s\n", openURL(ln.Addr()))
 	err = server.Serve(ctx, server.NewHTTPServer(h, lim, logger), ln, lim.Shutdown)

@@ -41,9 +41,8 @@ const (
 	entriesOffset = 252 // 62*4 + 4
 	countOffset   = 248 // 0xF8
 
-	compressedFlag = 1        // entry flags bit 0 (BTEntry.comp_)
-	minCompressed  = 16       // DiskController::Decompress 0x00670A80 requires a record ≥ 0x10
-	maxRecordSize  = 64 << 20 // our cap on a declared uncompressed size; no retail record comes close
+	compressedFlag = 1  // entry flags bit 0 (BTEntry.comp_)
+	minCompressed  = 16 // DiskController::Decompress 0x00670A80 requires a record ≥ 0x10
 
 	// maxTreeDepth bounds a descent through a corrupt (cyclic) tree. A real
 	// tree of 61-key nodes holding every block of a 2 GiB file is 5 levels deep.
@@ -54,6 +53,9 @@ const (
 	// runBlocks is how many adjacent blocks one ReadAt fetches when a chain
 	// is contiguous (the usual case), instead of one call per block.
 	runBlocks = 64
+	// inflateProbe is how much of a compressed record's declared size is
+	// allocated before its stream has shown it holds that much (inflate).
+	inflateProbe = 1 << 20
 )
 
 // Header is DiskFileInfo_t at 0x140 (spec §1.1).
@@ -107,6 +109,7 @@ type Dat struct {
 	cache   nodeCache
 	runs    sync.Pool // *[]byte scratch for up to runBlocks blocks
 	ix      indexState
+	budget  *Budget // memory of reads in progress; nil: unbounded (limits.go)
 }
 
 // OpenDat opens a dat file; Close closes it.
@@ -184,6 +187,7 @@ func (d *Dat) Lookup(id uint32) (Entry, error) {
 // descend is the retail lookup: from the root down the branches.
 func (d *Dat) descend(id uint32) (Entry, error) {
 	n := d.root
+	var span idSpan // ids the node under n.branch[i] may hold; the root's is all
 	for depth := 0; ; depth++ {
 		i, found := n.search(id)
 		if found {
@@ -196,11 +200,60 @@ func (d *Dat) descend(id uint32) (Entry, error) {
 			return Entry{}, fmt.Errorf("lookup 0x%08X: btree deeper than %d levels (cycle?)", id, maxTreeDepth)
 		}
 		child, err := d.node(n.branch[i])
+		if err == nil {
+			span = span.child(n, i)
+			err = span.check(child)
+		}
 		if err != nil {
 			return Entry{}, fmt.Errorf("lookup 0x%08X: branch %d of node 0x%08X: %w", id, i, n.off, err)
 		}
 		n = child
 	}
+}
+
+// idSpan is the open interval of ids a subtree may hold: between the parent
+// entries on either side of its branch (spec §1.4). Retail descends without
+// checking; a branch pointing at the wrong node, a zeroed count or shifted
+// ids would make records silently "not found", so a lookup checks each node
+// it reaches against its span and calls a misfit corruption.
+type idSpan struct {
+	lo, hi       uint32
+	hasLo, hasHi bool
+}
+
+// child is the span of branch i of n, inside s.
+func (s idSpan) child(n *node, i int) idSpan {
+	if i > 0 {
+		s.lo, s.hasLo = n.ents[i-1].ID, true
+	}
+	if i < n.n {
+		s.hi, s.hasHi = n.ents[i].ID, true
+	}
+	return s
+}
+
+// check accepts a non-root node whose ids lie inside s. A node below the root
+// holds at least one entry: B-tree nodes split, they never empty.
+func (s idSpan) check(c *node) error {
+	if c.n == 0 {
+		return fmt.Errorf("btree node at 0x%08X: num_entries 0 below the root", c.off)
+	}
+	first, last := c.ents[0].ID, c.ents[c.n-1].ID
+	if (s.hasLo && first <= s.lo) || (s.hasHi && last >= s.hi) {
+		return fmt.Errorf("btree node at 0x%08X: ids 0x%08X..0x%08X outside its parent's span %s", c.off, first, last, s)
+	}
+	return nil
+}
+
+func (s idSpan) String() string {
+	lo, hi := "(start", "end)"
+	if s.hasLo {
+		lo = fmt.Sprintf("(0x%08X", s.lo)
+	}
+	if s.hasHi {
+		hi = fmt.Sprintf("0x%08X)", s.hi)
+	}
+	return lo + ".." + hi
 }
 
 // Get returns the record's bytes, decompressed, starting at its DID. An
@@ -216,19 +269,59 @@ func (d *Dat) Get(ctx context.Context, id uint32) ([]byte, error) {
 	if e.Size == 0 {
 		return nil, fmt.Errorf("%w (entry of size 0: no data)", NotFound(id))
 	}
-	b, err := d.readChain(e.Offset, e.Size)
+	b, err := d.read(ctx, e)
 	if err != nil {
-		return nil, fmt.Errorf("record 0x%08X: %w", id, err)
-	}
-	if e.Compressed() {
-		if b, err = inflate(b); err != nil {
-			return nil, fmt.Errorf("record 0x%08X at 0x%08X: %w", id, e.Offset, err)
-		}
+		return nil, fmt.Errorf("record 0x%08X at 0x%08X: %w", id, e.Offset, err)
 	}
 	if err := CheckDID(id, b); err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// read returns e's bytes, decompressed. Every size is vetted before it is
+// allocated (limits.go), and the memory is taken from the dat's budget for
+// the time of the read: the stored size, plus the declared size of a
+// compressed record, which is peeked from its first block so that both are
+// taken at once (taking one and waiting for the other could deadlock).
+func (d *Dat) read(ctx context.Context, e Entry) ([]byte, error) {
+	if limit := storedCap(d.hdr.DataSet); e.Size > limit {
+		return nil, fmt.Errorf("stored size %d exceeds %d, the most any record of this dat can be", e.Size, limit)
+	}
+	cost, want := int64(e.Size), uint32(0)
+	if e.Compressed() {
+		var err error
+		if want, err = d.declaredSize(e); err != nil {
+			return nil, err
+		}
+		cost += int64(want)
+	}
+	if err := d.budget.acquire(ctx, cost); err != nil {
+		return nil, err
+	}
+	defer d.budget.release(cost)
+	b, err := d.readChain(e.Offset, e.Size)
+	if err != nil || !e.Compressed() {
+		return b, err
+	}
+	return inflate(b, want)
+}
+
+// declaredSize reads and vets the u32 uncompressed size that starts a
+// compressed record (spec §1.5), in its first block.
+func (d *Dat) declaredSize(e Entry) (uint32, error) {
+	if e.Size < minCompressed {
+		return 0, fmt.Errorf("compressed record of %d bytes, retail requires at least %d", e.Size, minCompressed)
+	}
+	if err := d.checkBlock(e.Offset); err != nil {
+		return 0, fmt.Errorf("chain at 0x%08X: %w", e.Offset, err)
+	}
+	var w [4]byte
+	if err := readFull(d.r, w[:], int64(e.Offset)+4); err != nil {
+		return 0, fmt.Errorf("declared size: %w", err)
+	}
+	want := binary.LittleEndian.Uint32(w[:])
+	return want, checkDeclared(d.hdr.DataSet, e.ID, e.Size, want)
 }
 
 // IDs lists, ascending, the ids Get can return: every entry except those of
@@ -305,6 +398,11 @@ func (w *walker) child(n *node, i, depth int) error {
 		if c, err = w.d.readNode(off); err != nil {
 			return fmt.Errorf("btree node 0x%08X branch %d: %w", n.off, i, err)
 		}
+	}
+	// The ascending check in visit covers the spans; an empty node would
+	// pass it, so it is refused here as a lookup refuses it.
+	if c.n == 0 {
+		return fmt.Errorf("btree node 0x%08X branch %d: node at 0x%08X has num_entries 0 below the root", n.off, i, off)
 	}
 	return w.visit(c, depth+1)
 }
@@ -404,7 +502,9 @@ func decodeNode(off uint32, b []byte) (*node, error) {
 // readChain returns the size bytes stored through the block chain at off
 // (spec §1.2, retail CLBlockAllocator::Load_Data 0x006744E0). A chain of S
 // bytes is exactly ceil(S/P) blocks, so the loop is bounded by the blocks the
-// file has before anything is allocated. A link with bit 31 set — the block is
+// file has. The output grows as the chain proves itself (growChain), so a
+// size field that lies costs about the blocks actually walked, not what it
+// claims. A link with bit 31 set — the block is
 // on the free list — fails the read as in retail, also on the last block. A
 // non-zero last link, which retail rejects, is accepted (spec §1.2 step 3,
 // as ACE and DRW do): the bytes are all there.
@@ -416,7 +516,7 @@ func (d *Dat) readChain(off, size uint32) ([]byte, error) {
 	if have := d.blocks(); nblocks > have {
 		return nil, fmt.Errorf("chain at 0x%08X: %d bytes need %d blocks, the file has %d", off, size, nblocks, have)
 	}
-	out := make([]byte, size)
+	var out []byte
 	scratch := d.scratch(int(min(nblocks, runBlocks)) * int(d.bs))
 	defer d.runs.Put(scratch)
 	var seen blockSet
@@ -432,13 +532,14 @@ func (d *Dat) readChain(off, size uint32) ([]byte, error) {
 		if err := readFull(d.r, buf, int64(pos)); err != nil {
 			return nil, fmt.Errorf("chain at 0x%08X, block %d at 0x%08X: %w", off, blk, pos, err)
 		}
+		out = growChain(out, min(uint64(size-done), k*uint64(d.payload)), size)
 		used, next := uint32(0), uint32(0)
 		for j := range k {
 			b := buf[j*uint64(d.bs):]
 			here := pos + uint32(j)*d.bs
 			link := binary.LittleEndian.Uint32(b)
 			n := min(d.payload, size-done)
-			copy(out[done:], b[4:4+n])
+			out = append(out, b[4:4+n]...)
 			done += n
 			used++
 			if link&freeTag != 0 {
@@ -462,6 +563,22 @@ func (d *Dat) readChain(off, size uint32) ([]byte, error) {
 		pos = next
 	}
 	return out, nil
+}
+
+// growChain makes room for n more bytes of a chain of size bytes. The
+// capacity at least doubles each time, never past size: a record that is
+// what it claims is allocated once when it fits the first run of blocks and
+// otherwise costs under twice its size in total, and one that lies costs
+// about twice the blocks walked before the chain broke.
+func growChain(out []byte, n uint64, size uint32) []byte {
+	n = min(n, uint64(size)-uint64(len(out)))
+	if uint64(cap(out)-len(out)) >= n {
+		return out
+	}
+	c := min(max(2*uint64(cap(out)), uint64(len(out))+n), uint64(size))
+	grown := make([]byte, len(out), c)
+	copy(grown, out)
+	return grown
 }
 
 // checkBlock accepts an offset that starts a whole block inside the file:
@@ -536,36 +653,43 @@ func (s *blockSet) add(start, n, bs uint32) bool {
 
 // inflate decodes a compressed record: u32 uncompressed size, then a zlib
 // stream (spec §1.5, retail DiskController::Decompress 0x00670A80, which
-// calls zlib uncompress and requires the stored record to be ≥ 16 bytes).
-// The output buffer starts at a guess bounded by the stored size and grows
-// with what the stream really produces, so a lying size costs nothing.
-func inflate(b []byte) ([]byte, error) {
-	if len(b) < minCompressed {
-		return nil, fmt.Errorf("compressed record of %d bytes, retail requires at least %d", len(b), minCompressed)
-	}
-	want := binary.LittleEndian.Uint32(b)
-	if want > maxRecordSize {
-		return nil, fmt.Errorf("declared uncompressed size %d exceeds the %d-byte cap", want, maxRecordSize)
-	}
+// calls zlib uncompress into a buffer of the declared size). want is that
+// size, already vetted by declaredSize. Up to inflateProbe it is allocated
+// at once; past it, the first inflateProbe bytes must come out of the stream
+// before the rest is allocated, so a record that declares 32 MiB and gives
+// ten bytes costs a megabyte, not 32 (declaredSize's caps bound the rest).
+func inflate(b []byte, want uint32) ([]byte, error) {
 	zr, err := zlib.NewReader(bytes.NewReader(b[4:]))
 	if err != nil {
 		return nil, fmt.Errorf("zlib header at +4: %w", err)
 	}
 	defer zr.Close()
-	var out bytes.Buffer
-	out.Grow(int(min(uint64(want), 8*uint64(len(b)))) + 1)
-	// One byte past the declared size tells "too long" from "exact"; reading
-	// to EOF also makes the reader verify the Adler-32 checksum.
-	if _, err := io.Copy(&out, io.LimitReader(zr, int64(want)+1)); err != nil {
+	out := make([]byte, min(want, inflateProbe))
+	n, err := io.ReadFull(zr, out)
+	if err == nil && want > inflateProbe {
+		full := make([]byte, want)
+		copy(full, out)
+		out = full
+		var m int
+		m, err = io.ReadFull(zr, out[n:])
+		n += m
+	}
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("zlib stream gives %d bytes, declared %d", n, want)
+		}
 		return nil, fmt.Errorf("zlib stream: %w", err)
 	}
-	if out.Len() != int(want) {
-		if out.Len() > int(want) {
-			return nil, fmt.Errorf("zlib stream gives more than the declared %d bytes", want)
-		}
-		return nil, fmt.Errorf("zlib stream gives %d bytes, declared %d", out.Len(), want)
+	// The stream must end here: one more byte is "too long", and reading to
+	// the end makes the reader verify the Adler-32 checksum.
+	var one [1]byte
+	switch _, err := io.ReadFull(zr, one[:]); {
+	case err == nil:
+		return nil, fmt.Errorf("zlib stream gives more than the declared %d bytes", want)
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("zlib stream: %w", err)
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
 // nodeCache is a mutex-guarded LRU of decoded nodes by offset.

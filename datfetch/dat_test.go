@@ -148,7 +148,7 @@ func storedZlib(data []byte) []byte {
 // compressedCell is a cell dat (256-byte blocks): root over blocks 0..6
 // (1716 bytes need 7 blocks of 252), a stored-block zlib record in block 7,
 // a real deflate record from block 8 over as many blocks as it needs (≥ 2).
-func compressedCell(t *testing.T) (*fixture, map[uint32][]byte) {
+func compressedCell(t testing.TB) (*fixture, map[uint32][]byte) {
 	small := didRecord(0x01010100, "ABCDEFGHIJKL")
 	body := make([]byte, 0, 800)
 	x := uint32(12345)
@@ -412,7 +412,8 @@ func TestNodeRejections(t *testing.T) {
 		{"leaf num_entries 62", func(f *fixture) { f.u32(f.at(7, 0xF8), 62) }, "num_entries 62"},
 		{"ids not ascending", func(f *fixture) { f.u32(f.at(7, 0xFC+24+4), 0x08) }, "entry 1 id 0x00000008 not above entry 0 id 0x00000010"},
 		{"missing branch", func(f *fixture) { f.u32(1024+4+4, 0) }, "branch 1 of 2 is 0"},
-		{"branch cycle", func(f *fixture) { f.u32(1024+4, 1024) }, "deeper than 32 levels"},
+		// The root as its own child holds its parent's bounding id itself.
+		{"branch cycle", func(f *fixture) { f.u32(1024+4, 1024) }, "node at 0x00000400: ids 0x00000020..0x00000020 outside its parent's span (start..0x00000020)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -453,8 +454,8 @@ func TestCompressionRejections(t *testing.T) {
 			return append(binary.LittleEndian.AppendUint32(nil, uint32(len(rec)-1)), storedZlib(rec)...)
 		}, "more than the declared 15 bytes"},
 		{"declared over the cap", func(rec []byte) []byte {
-			return append(binary.LittleEndian.AppendUint32(nil, 64<<20+1), storedZlib(rec)...)
-		}, "exceeds the 67108864-byte cap"},
+			return append(binary.LittleEndian.AppendUint32(nil, 1<<20+1), storedZlib(rec)...)
+		}, "declared uncompressed size 1048577 exceeds 1048576, the most a cell-dat record can be"},
 		{"bad checksum", func(rec []byte) []byte {
 			z := storedZlib(rec)
 			z[len(z)-1] ^= 1

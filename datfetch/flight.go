@@ -6,35 +6,43 @@ import (
 	"sync"
 )
 
-// flightGroup runs one fetch per id at a time and hands its result to every
-// caller that asked meanwhile. Unlike x/sync/singleflight it honours each
+// Flights runs one fetch per id at a time and hands its result to every
+// caller that asked meanwhile: the HTTP source's one request per id, and the
+// server's one read per record. Unlike x/sync/singleflight it honours each
 // caller's context: a caller whose context ends returns at once, and the
-// fetch itself is cancelled only when no caller is left waiting for it.
-type flightGroup struct {
+// fetch itself is cancelled only when no caller is left waiting for it. The
+// zero value is ready to use.
+type Flights[V any] struct {
 	mu sync.Mutex
-	m  map[uint32]*flight
+	m  map[uint32]*flight[V]
 }
 
-type flight struct {
+// flightGroup is the HTTP source's: record bytes by id.
+type flightGroup = Flights[[]byte]
+
+type flight[V any] struct {
 	done    chan struct{}
-	b       []byte
+	v       V
 	err     error
 	waiters int
 	cancel  context.CancelFunc
 }
 
-func (g *flightGroup) do(ctx context.Context, id uint32, fn func(context.Context) ([]byte, error)) ([]byte, error) {
+// Do returns fn's result for id, running fn unless a call for id is already
+// under way, in which case it waits for that one. fn's context is cancelled
+// when every caller waiting for it has left.
+func (g *Flights[V]) Do(ctx context.Context, id uint32, fn func(context.Context) (V, error)) (V, error) {
 	g.mu.Lock()
 	if g.m == nil {
-		g.m = map[uint32]*flight{}
+		g.m = map[uint32]*flight[V]{}
 	}
 	f, ok := g.m[id]
 	if !ok {
 		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		f = &flight{done: make(chan struct{}), cancel: cancel}
+		f = &flight[V]{done: make(chan struct{}), cancel: cancel}
 		g.m[id] = f
 		go func() {
-			f.b, f.err = fn(fctx)
+			f.v, f.err = fn(fctx)
 			cancel()
 			g.mu.Lock()
 			if g.m[id] == f {
@@ -49,7 +57,7 @@ func (g *flightGroup) do(ctx context.Context, id uint32, fn func(context.Context
 
 	select {
 	case <-f.done:
-		return f.b, f.err
+		return f.v, f.err
 	case <-ctx.Done():
 		g.mu.Lock()
 		f.waiters--
@@ -61,6 +69,12 @@ func (g *flightGroup) do(ctx context.Context, id uint32, fn func(context.Context
 			}
 		}
 		g.mu.Unlock()
-		return nil, fmt.Errorf("0x%08X: %w", id, ctx.Err())
+		var zero V
+		return zero, fmt.Errorf("0x%08X: %w", id, ctx.Err())
 	}
+}
+
+// do is Do under the name the HTTP source calls.
+func (g *Flights[V]) do(ctx context.Context, id uint32, fn func(context.Context) (V, error)) (V, error) {
+	return g.Do(ctx, id, fn)
 }

@@ -35,6 +35,9 @@ type ExportResult struct {
 	WWWFiles                    int
 	Bytes                       int64 // record bytes written
 	Skipped                     int   // named or listed records not written (each warned)
+	// StoredCompressed counts records whose acdatservice copy (dats/…) is
+	// the dat's stored form, u32 size + zlib, rather than the record itself.
+	StoredCompressed int
 }
 
 // Export writes the static tree of contracts §2.3, which a plain file host
@@ -44,13 +47,21 @@ type ExportResult struct {
 //	                       name, every Wave those tables' reachable sounds name
 //	Out/cell/files/0x%08X  every landblock 0xXXYYFFFF and EnvCell record
 //	Out/files/index.txt, Out/cell/files/index.txt   the listings of what was written
+//	Out/dats/portal/files/0x%08X, Out/dats/cell/files/0x%08X
+//	                       the same records on acdatservice's routes, as it
+//	                       serves them: as stored, so a record the dat keeps
+//	                       compressed is its u32 size and zlib stream there
+//	                       (a hard link to the plain file when the two agree)
 //	Out/...                the www folder (and, while it has no index.html, the generated index)
 //
 // A static host cannot serve the bare listing routes /files and /cell/files:
 // "files" is the folder of the records, so no file can share its name. The
 // listings go to index.txt inside the folders instead (serve answers that
 // path too, and datfetch.HTTP.IDs falls back to it); the ambient client needs
-// no listing. The iteration record, LandBlockInfo (0xXXYYFFFE) and ids of no
+// no listing. Nor can it serve acdatservice's /dats or its paged listings
+// /dats/{dat}/files?limit=&offset= (folders again, and a file host ignores
+// the query): those answer the host's 404 or folder index, and an
+// acdatservice client loading records needs neither. The iteration record, LandBlockInfo (0xXXYYFFFE) and ids of no
 // kind the client reads are not exported. A missing region is an error; a
 // SoundTable or Wave that is named but missing would be a 404 from serve too
 // and is skipped with a warning, as is a record the source cannot read.
@@ -59,25 +70,25 @@ func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 	if e.opt.Warnf == nil {
 		e.opt.Warnf = func(string, ...any) {}
 	}
-	portalDir := filepath.Join(opt.Out, "files")
-	cellDir := filepath.Join(opt.Out, "cell", "files")
-	for _, d := range []string{portalDir, cellDir} {
+	portal := route{filepath.Join(opt.Out, "files"), filepath.Join(opt.Out, "dats", "portal", "files"), opt.Portal}
+	cell := route{filepath.Join(opt.Out, "cell", "files"), filepath.Join(opt.Out, "dats", "cell", "files"), opt.Cell}
+	for _, d := range []string{portal.dir, portal.acdatDir, cell.dir, cell.acdatDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
 	}
-	portalIDs, err := e.portal(ctx, portalDir)
+	portalIDs, err := e.portal(ctx, portal)
 	if err != nil {
 		return nil, err
 	}
-	cellIDs, err := e.cell(ctx, cellDir)
+	cellIDs, err := e.cell(ctx, cell)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(portalDir, "index.txt"), Listing(portalIDs)); err != nil {
+	if err := writeFile(filepath.Join(portal.dir, "index.txt"), Listing(portalIDs)); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(cellDir, "index.txt"), Listing(cellIDs)); err != nil {
+	if err := writeFile(filepath.Join(cell.dir, "index.txt"), Listing(cellIDs)); err != nil {
 		return nil, err
 	}
 	if err := e.www(ctx, portalIDs, cellIDs); err != nil {
@@ -91,8 +102,15 @@ type exporter struct {
 	res *ExportResult
 }
 
+// route is one record source's two folders in the tree: ours
+// (files/, cell/files/) and acdatservice's (dats/{dat}/files/).
+type route struct {
+	dir, acdatDir string
+	src           datfetch.Source
+}
+
 // portal writes the region and what it names, returning the ids written.
-func (e *exporter) portal(ctx context.Context, dir string) ([]uint32, error) {
+func (e *exporter) portal(ctx context.Context, dir route) ([]uint32, error) {
 	var written []uint32
 	b, err := e.opt.Portal.Get(ctx, dat.RegionID)
 	if err != nil {
@@ -102,7 +120,7 @@ func (e *exporter) portal(ctx context.Context, dir string) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.write(dir, dat.RegionID, b); err != nil {
+	if err := e.write(ctx, dir, dat.RegionID, b); err != nil {
 		return nil, err
 	}
 	written = append(written, dat.RegionID)
@@ -143,7 +161,7 @@ func (e *exporter) portal(ctx context.Context, dir string) ([]uint32, error) {
 }
 
 // cell writes every landblock and EnvCell the cell source lists.
-func (e *exporter) cell(ctx context.Context, dir string) ([]uint32, error) {
+func (e *exporter) cell(ctx context.Context, dir route) ([]uint32, error) {
 	ids, err := e.opt.Cell.IDs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cell ids: %w", err)
@@ -161,7 +179,7 @@ func (e *exporter) cell(ctx context.Context, dir string) ([]uint32, error) {
 		if !ok {
 			continue
 		}
-		if err := e.write(dir, id, b); err != nil {
+		if err := e.write(ctx, dir, id, b); err != nil {
 			return nil, err
 		}
 		written = append(written, id)
@@ -178,12 +196,12 @@ func (e *exporter) cell(ctx context.Context, dir string) ([]uint32, error) {
 // missing or unreadable; only a cancelled ctx is an error.
 // copy fetches a portal record and writes it, counting it in *n and listing
 // it in *written; ok is false for a record skipped with a warning.
-func (e *exporter) copy(ctx context.Context, dir string, id uint32, kind, why string, written *[]uint32, n *int) ([]byte, bool, error) {
+func (e *exporter) copy(ctx context.Context, dir route, id uint32, kind, why string, written *[]uint32, n *int) ([]byte, bool, error) {
 	b, ok, err := e.get(ctx, id, kind, why)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	if err := e.write(dir, id, b); err != nil {
+	if err := e.write(ctx, dir, id, b); err != nil {
 		return nil, false, err
 	}
 	*written = append(*written, id)
@@ -222,12 +240,53 @@ func (e *exporter) judge(ctx context.Context, id uint32, b []byte, err error, ki
 	return nil, false, nil
 }
 
-func (e *exporter) write(dir string, id uint32, b []byte) error {
-	if err := writeFile(filepath.Join(dir, fmt.Sprintf("0x%08X", id)), b); err != nil {
+// write writes record id (b, decompressed) to both of dir's folders.
+func (e *exporter) write(ctx context.Context, dir route, id uint32, b []byte) error {
+	name := fmt.Sprintf("0x%08X", id)
+	ours, theirs := filepath.Join(dir.dir, name), filepath.Join(dir.acdatDir, name)
+	// An earlier export into Out may have linked the two: unlink first, so
+	// that writing one does not write the other.
+	if err := os.Remove(theirs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := writeFile(ours, b); err != nil {
 		return err
 	}
 	e.res.Bytes += int64(len(b))
-	return nil
+	stored, err := storedForm(ctx, dir.src, id)
+	if err != nil {
+		return fmt.Errorf("record 0x%08X as stored: %w", id, err)
+	}
+	if stored != nil {
+		e.res.StoredCompressed++
+		return writeFile(theirs, stored)
+	}
+	return linkOrCopy(ours, theirs, b)
+}
+
+// storedForm returns a record's stored bytes when they differ from the
+// record (a compressed entry of a dat file), else nil: acdatservice's route
+// serves what the dat stores, as Handler.acdatRecord does.
+func storedForm(ctx context.Context, src datfetch.Source, id uint32) ([]byte, error) {
+	sr, ok := src.(storedReader)
+	if !ok {
+		return nil, nil
+	}
+	e, err := sr.Lookup(id)
+	if err != nil || !e.Compressed() {
+		return nil, err
+	}
+	return sr.ReadStored(ctx, e)
+}
+
+// linkOrCopy makes dst, which must not exist, a hard link to src (a static
+// tree then holds each plain record once on disk), or, where the file
+// system has no links, a copy of b.
+func linkOrCopy(src, dst string, b []byte) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	return writeFile(dst, b)
 }
 
 // www copies the page folder (dot files aside) and, while it has no

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -55,20 +56,26 @@ func TestExport(t *testing.T) {
 	// unreachable grandchild's wave 0x0A000666, not the unnamed 0x0A000777,
 	// the GfxObj, LandBlockInfo or the iteration record.
 	for _, tc := range []struct {
-		dir  string
-		ids  []uint32
-		recs map[uint32][]byte
+		dir, acdatDir string
+		ids           []uint32
+		recs          map[uint32][]byte
 	}{
-		{"files", exportedPortal, w.portal},
-		{"cell/files", exportedCell, w.cell},
+		{"files", "dats/portal/files", exportedPortal, w.portal},
+		{"cell/files", "dats/cell/files", exportedCell, w.cell},
 	} {
 		var names []string
 		for _, id := range tc.ids {
 			names = append(names, fmt.Sprintf("0x%08X", id))
-			got, err := os.ReadFile(filepath.Join(out, tc.dir, fmt.Sprintf("0x%08X", id)))
-			if err != nil || !bytes.Equal(got, tc.recs[id]) {
-				t.Errorf("%s/0x%08X: %v, %d bytes, want %d", tc.dir, id, err, len(got), len(tc.recs[id]))
+			for _, dir := range []string{tc.dir, tc.acdatDir} {
+				got, err := os.ReadFile(filepath.Join(out, dir, fmt.Sprintf("0x%08X", id)))
+				if err != nil || !bytes.Equal(got, tc.recs[id]) {
+					t.Errorf("%s/0x%08X: %v, %d bytes, want %d", dir, id, err, len(got), len(tc.recs[id]))
+				}
 			}
+		}
+		// acdatservice's folder holds the records alone: no listing file.
+		if got := dirNames(t, filepath.Join(out, tc.acdatDir)); !slices.Equal(got, names) {
+			t.Errorf("%s holds %v, want %v", tc.acdatDir, got, names)
 		}
 		names = append(names, "index.txt")
 		sort.Strings(names)
@@ -79,7 +86,7 @@ func TestExport(t *testing.T) {
 			t.Errorf("%s/index.txt:\n%s", tc.dir, got)
 		}
 	}
-	if got := dirNames(t, out); !slices.Equal(got, []string{"ambient.js", "cell", "files", "img", "index.html"}) {
+	if got := dirNames(t, out); !slices.Equal(got, []string{"ambient.js", "cell", "dats", "files", "img", "index.html"}) {
 		t.Errorf("top level %v", got)
 	}
 	page, _ := os.ReadFile(filepath.Join(out, "index.html"))
@@ -198,6 +205,12 @@ func checkExportMatchesServe(t *testing.T, portal, cell datfetch.Lister, wantPor
 			if !bytes.Equal(a, b) {
 				t.Errorf("%s0x%08X: serve %d bytes, static %d bytes differ", db, id, len(a), len(b))
 			}
+			// acdatservice's route answers alike from both too.
+			acdat := map[string]string{"/files/": "/dats/portal/files/", "/cell/files/": "/dats/cell/files/"}[db]
+			target := fmt.Sprintf("%s0x%08X", acdat, id)
+			if a, b := rawBody(t, serve.URL+target), rawBody(t, static.URL+target); !bytes.Equal(a, b) {
+				t.Errorf("%s: serve %d bytes, static %d bytes differ", target, len(a), len(b))
+			}
 			total++
 		}
 		// Both say not-found alike for a record that is not there.
@@ -210,6 +223,60 @@ func checkExportMatchesServe(t *testing.T, portal, cell datfetch.Lister, wantPor
 	if total != wantPortal+wantCell {
 		t.Errorf("compared %d records, want %d", total, wantPortal+wantCell)
 	}
+}
+
+// rawBody GETs url and returns the body of a 200.
+func rawBody(t *testing.T, url string) []byte {
+	t.Helper()
+	r, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	b, err := io.ReadAll(r.Body)
+	if err != nil || r.StatusCode != 200 {
+		t.Fatalf("GET %s: %d, %v", url, r.StatusCode, err)
+	}
+	return b
+}
+
+// TestExportAcdatStored exports from dat files in which an exported wave is
+// stored compressed: acdatservice's copy is the stored form, byte for byte
+// what serve's acdatservice route sends, while files/ holds the record; a
+// plain record's two copies are one file.
+func TestExportAcdatStored(t *testing.T) {
+	w := testWorld(t)
+	portal, _ := writeDat(t, datfetch.Portal, w.portal, 0x0A000101)
+	cell, _ := writeDat(t, datfetch.Cell, w.cell)
+	out := t.TempDir()
+	// A first export from memory links every pair; the export from the dat
+	// over it must not write the stored form through the link into files/.
+	if _, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell), Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StoredCompressed != 1 {
+		t.Errorf("StoredCompressed %d, want 1", res.StoredCompressed)
+	}
+	h, _ := newTestHandler(t, Options{Portal: portal, Cell: cell})
+	stored := body(t, do(h, "GET", "/dats/portal/files/0x0A000101"))
+	if got, _ := os.ReadFile(filepath.Join(out, "dats/portal/files/0x0A000101")); string(got) != stored || len(stored) == len(w.portal[0x0A000101]) {
+		t.Errorf("dats/portal/files/0x0A000101: %d bytes, serve sends %d stored, the record is %d", len(got), len(stored), len(w.portal[0x0A000101]))
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "files/0x0A000101")); !bytes.Equal(got, w.portal[0x0A000101]) {
+		t.Errorf("files/0x0A000101 is not the record")
+	}
+	for _, p := range []string{"0x13000000", "0x0A000100"} {
+		a, errA := os.Stat(filepath.Join(out, "files", p))
+		b, errB := os.Stat(filepath.Join(out, "dats/portal/files", p))
+		if errA != nil || errB != nil || !os.SameFile(a, b) {
+			t.Errorf("%s: files/ and dats/portal/files/ are not one file (%v, %v)", p, errA, errB)
+		}
+	}
+	checkExportMatchesServe(t, portal, cell, len(exportedPortal), len(exportedCell))
 }
 
 func dirNames(t *testing.T, dir string) []string {

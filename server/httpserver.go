@@ -17,6 +17,7 @@ type Limits struct {
 	Idle       time.Duration // keep-alive between requests
 	MaxHeader  int           // request line + headers, bytes
 	Shutdown   time.Duration // grace for in-flight answers on SIGINT/SIGTERM
+	MaxConns   int           // open connections at once; more are refused (LimitListener)
 }
 
 // DefaultLimits suit a public server; requests are tiny GETs.
@@ -28,6 +29,7 @@ func DefaultLimits() Limits {
 		Idle:       2 * time.Minute,
 		MaxHeader:  16 << 10,
 		Shutdown:   10 * time.Second,
+		MaxConns:   defaultMaxConns(),
 	}
 }
 
@@ -42,6 +44,9 @@ func NewHTTPServer(h http.Handler, lim Limits, errorLog *log.Logger) *http.Serve
 		IdleTimeout:       lim.Idle,
 		MaxHeaderBytes:    lim.MaxHeader,
 		ErrorLog:          errorLog,
+		// Let "OPTIONS *" reach the handler, which answers 405 like any
+		// other method but GET and HEAD; net/http would answer 200.
+		DisableGeneralOptionsHandler: true,
 	}
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/crc64"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"acambient/core/dat"
 	"acambient/datfetch"
 )
 
@@ -35,6 +37,11 @@ type db struct {
 
 	etags sync.Map     // uint32 → string, records ≥ etagCacheMin only
 	cache *recordCache // shared with the other source; nil for in-memory sources, which need none
+	// reads makes concurrent requests for one record share one read of a
+	// source that has to work for it (a dat file): without it, n cold
+	// requests for a large record cost n reads and n times its memory.
+	reads    *datfetch.Flights[*cachedRecord]
+	inMemory bool
 
 	mu      sync.Mutex
 	listing *payload // nil until first built
@@ -42,15 +49,16 @@ type db struct {
 
 func newDB(name string, src datfetch.Lister, l *log.Logger, cache *recordCache) *db {
 	d := &db{name: name, src: src, log: l}
-	if _, inMemory := src.(*datfetch.Memory); !inMemory {
+	if _, d.inMemory = src.(*datfetch.Memory); !d.inMemory {
 		d.cache = cache
+		d.reads = &datfetch.Flights[*cachedRecord]{}
 	}
 	return d
 }
 
 // serveRecord answers one record: its bytes with a strong ETag, or 400/404/500.
 func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
-	id, err := parseID(seg)
+	id, err := dat.ParseID(seg)
 	if err != nil {
 		http.Error(w, fmt.Sprintf("bad %s record id: %v", d.name, err), http.StatusBadRequest)
 		return
@@ -77,12 +85,28 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(rec.b))
 }
 
-// record returns a record and its ETag, from the cache or the source.
+// record returns a record and its ETag, from the cache or the source; one
+// read serves every request for the record that arrives while it runs.
 func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
 	if rec, ok := d.cache.Get(id); ok && rec.src == d {
 		return rec, nil
 	}
-	b, err := d.src.Get(r.Context(), id)
+	if d.inMemory {
+		return d.load(r.Context(), id)
+	}
+	return d.reads.Do(r.Context(), id, func(ctx context.Context) (*cachedRecord, error) {
+		// A request that joined just after the previous read finished
+		// finds the record cached.
+		if rec, ok := d.cache.Get(id); ok && rec.src == d {
+			return rec, nil
+		}
+		return d.load(ctx, id)
+	})
+}
+
+// load reads a record from the source, checks it, and caches it with its ETag.
+func (d *db) load(ctx context.Context, id uint32) (*cachedRecord, error) {
+	b, err := d.src.Get(ctx, id)
 	if err == nil {
 		// A source that hands out bytes of another record is as corrupt as a
 		// broken block chain; the client would refuse them anyway.

@@ -49,6 +49,8 @@ type Handler struct {
 
 	indexMu sync.Mutex
 	index   *payload // the generated index, built on first use
+
+	acdatSt acdatState // what acdatservice's routes build once (acdat.go)
 }
 
 // New returns a Handler over opt's sources.
@@ -87,10 +89,20 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.opt.CORS != "" {
 		w.Header().Set("Access-Control-Allow-Origin", h.opt.CORS)
-		w.Header().Set("Access-Control-Expose-Headers", "ETag")
+		// acdatservice exposes its paging headers (with_cors_headers);
+		// X-R2-Read-Count, its storage read count, has no meaning here.
+		w.Header().Set("Access-Control-Expose-Headers", "ETag, X-Limit, X-Offset")
 	}
 	if len(r.RequestURI) > maxURI || len(r.URL.RawPath) > maxURI || len(r.URL.Path) > maxURI {
 		http.Error(w, "request URI longer than 1024 bytes", http.StatusRequestURITooLong)
+		return
+	}
+	if r.RequestURI == "*" {
+		// "OPTIONS *" asks what the server as a whole allows. net/http
+		// answers it 200 itself unless NewHTTPServer turns that off; the
+		// answer is the one every other method gets (contracts §2.1).
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method "+r.Method+" not allowed on *: the server is read-only (GET, HEAD)", http.StatusMethodNotAllowed)
 		return
 	}
 	segs, ok := splitPath(r.URL)
@@ -116,15 +128,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.records(w, r, h.portal, segs[1:])
 	case len(segs) >= 2 && segs[0] == "cell" && segs[1] == "files":
 		h.records(w, r, h.cell, segs[2:])
+	case len(segs) == 1 && segs[0] == "dats":
+		h.serveDats(w, r)
 	case len(segs) >= 3 && segs[0] == "dats" && segs[2] == "files":
-		// acdatservice's own form, /dats/{dat}/files/{id}: a client
-		// configured for that service can point here unchanged.
-		d := h.datByName(segs[1])
-		if d == nil {
-			http.Error(w, "unknown dat "+quote(segs[1])+": want portal or cell", http.StatusNotFound)
-			return
-		}
-		h.records(w, r, d, segs[3:])
+		// acdatservice's surface (acdat.go): a client configured for that
+		// service can point here unchanged.
+		h.acdat(w, r, segs[1], segs[3:])
 	default:
 		h.static(w, r, segs)
 	}
@@ -140,24 +149,6 @@ func (h *Handler) records(w http.ResponseWriter, r *http.Request, d *db, rest []
 	default:
 		http.NotFound(w, r)
 	}
-}
-
-// datByName maps acdatservice's {dat} segment (its parse_dat_param): "portal",
-// "cell", or a file name ending in .dat that names the cell dat when it
-// contains "cell".
-func (h *Handler) datByName(name string) *db {
-	n := strings.ToLower(name)
-	switch {
-	case n == "portal":
-		return h.portal
-	case n == "cell":
-		return h.cell
-	case strings.HasSuffix(n, ".dat") && strings.Contains(n, "cell"):
-		return h.cell
-	case strings.HasSuffix(n, ".dat"):
-		return h.portal
-	}
-	return nil
 }
 
 // preflight answers a CORS preflight (an OPTIONS carrying Origin and

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -66,10 +67,15 @@ type static struct {
 	total int64
 }
 
+// cachedFile is one version of a file: the first request for it reads it
+// and closes ready; requests meanwhile wait for that read rather than making
+// their own, and share its payload, whose gzip form is also made once.
 type cachedFile struct {
-	mod  time.Time
-	size int64
-	p    *payload
+	mod   time.Time
+	size  int64
+	ready chan struct{}
+	p     *payload
+	err   error
 }
 
 func newStatic(dir string) *static {
@@ -141,7 +147,7 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) erro
 		http.ServeContent(w, r, name, st.ModTime(), f)
 		return nil
 	}
-	p, err := s.cached(name, f, st)
+	p, err := s.cached(r.Context(), name, f, st)
 	if err != nil {
 		return err
 	}
@@ -150,30 +156,64 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) erro
 }
 
 // cached returns the file's payload, reading it when this version is new.
-func (s *static) cached(name string, f io.Reader, st fs.FileInfo) (*payload, error) {
+// Concurrent first requests for a version share one read (issue 8: 30 cold
+// requests for a 31 MB file each read and gzipped it, 1.87 GB).
+func (s *static) cached(ctx context.Context, name string, f io.Reader, st fs.FileInfo) (*payload, error) {
 	s.mu.Lock()
 	c, ok := s.files[name]
+	if !ok || !c.mod.Equal(st.ModTime()) || c.size != st.Size() {
+		c = &cachedFile{mod: st.ModTime(), size: st.Size(), ready: make(chan struct{})}
+		s.insert(name, c)
+		s.mu.Unlock()
+		s.load(name, c, f)
+		return c.p, c.err
+	}
 	s.mu.Unlock()
-	if ok && c.mod.Equal(st.ModTime()) && c.size == st.Size() {
-		return c.p, nil
+	select {
+	case <-c.ready:
+		return c.p, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	b, err := io.ReadAll(io.LimitReader(f, staticFileMax+1))
-	if err != nil {
-		return nil, err
-	}
-	p := newPayload(contentType(name), b, st.ModTime(), compressible[strings.ToLower(path.Ext(name))])
-	if int64(len(b)) != st.Size() {
-		return p, nil // changing under us: serve what was read, cache nothing
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+}
+
+// insert adds c under name, making room; s.mu is held.
+func (s *static) insert(name string, c *cachedFile) {
 	if old, ok := s.files[name]; ok {
 		s.total -= old.size
 	}
-	if s.total+st.Size() > staticCacheMax {
+	if s.total+c.size > staticCacheMax {
 		s.files, s.total = map[string]*cachedFile{}, 0
 	}
-	s.files[name] = &cachedFile{mod: st.ModTime(), size: st.Size(), p: p}
-	s.total += st.Size()
-	return p, nil
+	s.files[name] = c
+	s.total += c.size
+}
+
+// load reads c's version of the file and wakes its waiters. A failed read,
+// or a file changing under it, is served to them but not kept.
+func (s *static) load(name string, c *cachedFile, f io.Reader) {
+	defer close(c.ready)
+	// One allocation at the size Stat gave (≤ staticFileMax), not a doubling one.
+	b := make([]byte, c.size)
+	n, err := io.ReadFull(f, b)
+	changed := n < len(b)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		b, err = b[:n], nil // shrunk since Stat
+	} else if err == nil {
+		var one [1]byte
+		m, _ := f.Read(one[:])
+		changed = m > 0 // grown since Stat: serve the Stat size's worth
+	}
+	if err == nil {
+		c.p = newPayload(contentType(name), b, c.mod, compressible[strings.ToLower(path.Ext(name))])
+	}
+	c.err = err
+	if err != nil || changed {
+		s.mu.Lock()
+		if s.files[name] == c {
+			delete(s.files, name)
+			s.total -= c.size
+		}
+		s.mu.Unlock()
+	}
 }

@@ -15,6 +15,9 @@ const (
 	KindSkip    Kind = "skip"
 	KindDequeue Kind = "dequeue"
 	KindSteal   Kind = "steal"
+	// KindRebuild opens a rebuild's events: the gather has run (ObjCellID,
+	// Outdoorish, Total, Instances) and the plays of its UpdatePlayQueue follow.
+	KindRebuild Kind = "rebuild"
 )
 
 // Reason is why a fire was skipped (contracts §1.3).
@@ -47,6 +50,11 @@ type Event struct {
 	Dir        int     // direction band 1..8, 0 for a centred play
 	Dist       float64 // metres; 0 for a centred play
 	Reason     Reason  // KindSkip only
+	// Rebuild only (contracts §1.3 "rebuild").
+	ObjCellID  uint32
+	Outdoorish bool
+	Total      float32 // total_sound_count
+	Instances  int
 	// Slot is the voice (0..15) a play took, or a steal cut; −1 for other
 	// kinds. Not part of the trace line (contracts §1.3); a mixer keys its
 	// voices by it, one to one with the engine's pool.
@@ -90,6 +98,13 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 		b = appendSound(b, ev)
 	case KindSteal:
 		b = appendID(b, "wave", ev.Wave)
+	case KindRebuild:
+		b = appendID(b, "objcellId", ev.ObjCellID)
+		b = append(b, `,"outdoorish":`...)
+		b = strconv.AppendBool(b, ev.Outdoorish)
+		b = append(b, `,"totalSoundCount":`...)
+		b = appendFloat32(b, float64(ev.Total))
+		b = appendInt(b, "instances", ev.Instances)
 	default:
 		return nil, fmt.Errorf("ambient: event at t=%v: unknown kind %q", ev.T, ev.Kind)
 	}

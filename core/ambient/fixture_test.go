@@ -174,3 +174,13 @@ func envCell(id, flags uint32) *dat.EnvCell {
 func posIn(objcell uint32, x, y, z float32) world.Position {
 	return world.Position{ObjCellID: objcell, X: x, Y: y, Z: z}
 }
+
+// decisions is the last rebuild's events after its opening rebuild event:
+// the plays, skips and dequeues of its UpdatePlayQueue.
+func decisions(e *Engine) []Event {
+	evs := e.Events()
+	if len(evs) > 0 && evs[0].Kind == KindRebuild {
+		return evs[1:]
+	}
+	return evs
+}

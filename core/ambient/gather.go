@@ -40,6 +40,8 @@ func (e *Engine) ChangePosition(now float64, player world.Position, force bool) 
 	if e.outdoorish {
 		e.addLandscape()
 	}
+	e.emit(Event{T: now, Kind: KindRebuild, Slot: -1, ObjCellID: player.ObjCellID,
+		Outdoorish: e.outdoorish, Total: e.total, Instances: len(e.sounds)})
 	e.updatePlayQueue(now)
 	e.releaseSoundTables()
 	return true
@@ -91,18 +93,28 @@ func (e *Engine) addLandscape() {
 	if e.land == nil {
 		return
 	}
-	bx0, by0 := world.BlockX(e.playerPos.ObjCellID), world.BlockY(e.playerPos.ObjCellID)
+	for _, b := range Ring(e.playerPos.ObjCellID) {
+		if lb := e.land.LandBlock(b[0], b[1]); lb != nil {
+			e.addLandBlock(b[0], b[1], lb)
+		}
+	}
+}
+
+// Ring lists the landblocks (bx, by) of the 3×3 ring around objcell's block
+// in LScape's order (west→east columns, south→north within each), without
+// those beyond the world's edge. It is what a rebuild reads: a host loads
+// exactly these before ChangePosition.
+func Ring(objcell uint32) [][2]int {
+	bx0, by0 := world.BlockX(objcell), world.BlockY(objcell)
+	out := make([][2]int, 0, 9)
 	for dx := -1; dx <= 1; dx++ {
 		for dy := -1; dy <= 1; dy++ {
-			bx, by := bx0+dx, by0+dy
-			if !world.ValidBlock(bx, by) {
-				continue
-			}
-			if lb := e.land.LandBlock(bx, by); lb != nil {
-				e.addLandBlock(bx, by, lb)
+			if bx, by := bx0+dx, by0+dy; world.ValidBlock(bx, by) {
+				out = append(out, [2]int{bx, by})
 			}
 		}
 	}
+	return out
 }
 
 // addLandBlock is CLandBlock::add_ambient_sounds (0x00530310): each of the

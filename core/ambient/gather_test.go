@@ -244,8 +244,8 @@ func TestIndoorRules(t *testing.T) {
 		if heard := s.TotalSoundCount > 0 && len(s.Sounds) == 1; heard != tt.outdoorish {
 			t.Errorf("%s: total %v with %d sounds", tt.name, s.TotalSoundCount, len(s.Sounds))
 		}
-		if !tt.outdoorish && (len(land.asked) != 0 || len(e.Events()) != 0) {
-			t.Errorf("%s: gathered %v and produced %d events indoors", tt.name, land.asked, len(e.Events()))
+		if !tt.outdoorish && (len(land.asked) != 0 || len(decisions(e)) != 0) {
+			t.Errorf("%s: gathered %v and produced %d events indoors", tt.name, land.asked, len(decisions(e)))
 		}
 	}
 }

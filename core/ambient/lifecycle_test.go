@@ -115,8 +115,8 @@ func TestPendingIsNotCached(t *testing.T) {
 	// The table arrives; the host rebuilds at the same position.
 	delete(lib.status, 0x20000077)
 	e.ChangePosition(2, at(10, 10, 96, 96, 0), true)
-	if len(e.State().Sounds) != 1 || kinds(e.Events())[string(KindPlay)] != 1 {
-		t.Errorf("after arrival: %d sounds, events %v; want 1 sound that plays", len(e.State().Sounds), kinds(e.Events()))
+	if len(e.State().Sounds) != 1 || kinds(decisions(e))[string(KindPlay)] != 1 {
+		t.Errorf("after arrival: %d sounds, events %v; want 1 sound that plays", len(e.State().Sounds), kinds(decisions(e)))
 	}
 }
 
@@ -126,8 +126,8 @@ func TestDisabled(t *testing.T) {
 	r := testRegion(stb(t0, constant(1, 5)))
 	e := New(r, newLand(flatBlock(10, 10, word(0))), newLib(table(t0, 1)), cfg)
 	e.ChangePosition(0, at(10, 10, 96, 96, 0), false)
-	if s := e.State(); len(s.Sounds) != 0 || s.TotalSoundCount != 0 || len(e.Events()) != 0 {
-		t.Errorf("disabled rebuild gathered %d sounds, total %v, %d events", len(s.Sounds), s.TotalSoundCount, len(e.Events()))
+	if s := e.State(); len(s.Sounds) != 0 || s.TotalSoundCount != 0 || len(decisions(e)) != 0 {
+		t.Errorf("disabled rebuild gathered %d sounds, total %v, %d events", len(s.Sounds), s.TotalSoundCount, len(decisions(e)))
 	}
 	// Enabled, a sound is queued for t = 5; disabling freezes the queue.
 	e.SetEnabled(true)

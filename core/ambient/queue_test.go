@@ -49,7 +49,7 @@ func TestUseTimeStrict(t *testing.T) {
 	r := testRegion(stb(0x20000001, constant(1, 5)))
 	e := New(r, newLand(flatBlock(10, 10, word(0))), newLib(table(0x20000001, 0x0A000001)), DefaultConfig())
 	e.ChangePosition(0, at(10, 10, 96, 96, 0), false)
-	if k := kinds(e.Events()); k[string(KindPlay)] != 1 {
+	if k := kinds(decisions(e)); k[string(KindPlay)] != 1 {
 		t.Fatalf("rebuild events %v, want one play", k)
 	}
 	if evs := e.UseTime(5); len(evs) != 0 {

@@ -59,6 +59,28 @@ func (e *Engine) stbDesc(word uint16) int {
 	return k
 }
 
+// TableOf is the SoundTable id a terrain word names through the region's
+// chain, the same lookup stbDesc makes, without loading anything: the host
+// loads exactly these before a rebuild. It reads only what New fixed, so it
+// is safe to call from any goroutine.
+func (e *Engine) TableOf(word uint16) (uint32, bool) {
+	k := int(e.chain[(word>>2)&0x1F][word>>11])
+	if k == noSTB || e.stbs[k].desc.STBID == 0 {
+		return 0, false
+	}
+	return uint32(e.stbs[k].desc.STBID), true
+}
+
+// HeldTables calls fn with the id of every SoundTable the engine holds (loaded
+// and not yet dropped by ReleaseSoundTables): the host must keep their waves.
+func (e *Engine) HeldTables(fn func(id uint32)) {
+	for i := range e.stbs {
+		if e.stbs[i].table != nil {
+			fn(uint32(e.stbs[i].desc.STBID))
+		}
+	}
+}
+
 // initSoundTable is AmbientSTBDesc::InitSoundTable (0x004FEA60): a table that
 // was not found is never asked for again; a Pending one is absent for the
 // rest of this rebuild and is asked for again in the next.

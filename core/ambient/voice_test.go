@@ -61,7 +61,7 @@ func TestEngineDropsThe17thVoice(t *testing.T) {
 	}
 	e := New(testRegion(s), newLand(flatBlock(10, 10, word(0))), lib, DefaultConfig())
 	e.ChangePosition(0, at(10, 10, 96, 96, 0), false)
-	evs := e.Events()
+	evs := decisions(e)
 	if k := kinds(evs); k[string(KindPlay)] != 16 || k[string(KindSteal)] != 0 || k["skip:voices"] != 1 {
 		t.Fatalf("events %v, want 16 plays, 1 skip, no steal", k)
 	}

@@ -41,3 +41,59 @@ func TestWriteWAVErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWAVWriterStreams: the streaming writer writes the same bytes as
+// WriteWAV in any split of the samples, refuses samples past the header's
+// length, reports a short file at Close, and writes in bounded blocks.
+func TestWAVWriterStreams(t *testing.T) {
+	p := &PCM{Rate: 48000, Channels: 2, Samples: make([]float32, 2*20000)}
+	for i := range p.Samples {
+		p.Samples[i] = float32(i%2001-1000) / 1000
+	}
+	var whole bytes.Buffer
+	if err := WriteWAV(&whole, p); err != nil {
+		t.Fatal(err)
+	}
+	var parts countingWriter
+	ww, err := NewWAVWriter(&parts, 48000, 2, 20000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := 0, 1; i < len(p.Samples); i, n = i+n, n*3 {
+		if err := ww.Write(p.Samples[i:min(i+n, len(p.Samples))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ww.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(parts.Bytes(), whole.Bytes()) || len(whole.Bytes()) != 44+4*20000 {
+		t.Errorf("streamed %d bytes differ from WriteWAV's %d", parts.Len(), whole.Len())
+	}
+	if parts.largest > 2*wavBlock {
+		t.Errorf("largest single write %d bytes, want ≤ %d", parts.largest, 2*wavBlock)
+	}
+	if err := ww.Write([]float32{0}); err == nil {
+		t.Error("a sample past the announced length was accepted")
+	}
+	short, _ := NewWAVWriter(&bytes.Buffer{}, 8000, 1, 10)
+	short.Write(make([]float32, 9))
+	if err := short.Close(); err == nil {
+		t.Error("Close of a file one frame short gave no error")
+	}
+	for _, c := range [][3]int64{{0, 1, 1}, {8000, 0, 1}, {8000, 1, -1}, {8000, 2, 1 << 31}} {
+		if _, err := NewWAVWriter(&bytes.Buffer{}, int(c[0]), int(c[1]), c[2]); err == nil {
+			t.Errorf("NewWAVWriter(rate %d, %d channels, %d frames) accepted", c[0], c[1], c[2])
+		}
+	}
+}
+
+type countingWriter struct {
+	bytes.Buffer
+	largest int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.largest = max(c.largest, len(p))
+	return c.Buffer.Write(p)
+}

@@ -3,7 +3,6 @@ package dat
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Well-known ids and ranges (spec §1.6).
@@ -56,18 +55,35 @@ func CellKind(id uint32) Kind {
 	return KindUnknown
 }
 
-// ParseID accepts decimal or 0x-hex (any case), as contracts §0 requires of input ids.
+// ParseID reads a record id, as contracts §0 asks of input ids: decimal, or
+// hex after "0x" or "0X" with digits in any case; the full unsigned 32-bit
+// range. It is the one id parser: of the command line, JSON positions, the
+// server's URL segments and the listings the HTTP source reads. Like the
+// Rust integer parse acdatservice uses (its parse_file_id), a leading "+" is
+// allowed on decimal; a "-" is an error. Bare hex without "0x" is refused:
+// "12345678" would be ambiguous. Nothing around the id is trimmed; callers
+// reading free text trim it first.
 func ParseID(s string) (uint32, error) {
-	t := strings.TrimSpace(s)
-	var v uint64
-	var err error
-	if len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X") {
-		v, err = strconv.ParseUint(t[2:], 16, 32)
-	} else {
-		v, err = strconv.ParseUint(t, 10, 32)
+	if s == "" {
+		return 0, fmt.Errorf("empty record id")
 	}
+	if len(s) > 64 {
+		return 0, fmt.Errorf("record id of %d characters", len(s))
+	}
+	t, base := s, 10
+	switch {
+	case len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X"):
+		t, base = t[2:], 16
+	case t[0] == '+':
+		t = t[1:]
+	}
+	// ParseUint with an explicit base takes neither signs nor underscores.
+	v, err := strconv.ParseUint(t, base, 32)
 	if err != nil {
-		return 0, fmt.Errorf("id %q: want decimal or 0x-hex, 32 bits", s)
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, fmt.Errorf("record id %q is beyond 32 bits", s)
+		}
+		return 0, fmt.Errorf("record id %q: want decimal or 0x-hex", s)
 	}
 	return uint32(v), nil
 }

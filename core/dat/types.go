@@ -6,7 +6,10 @@
 // byte; every encoder reproduces the decoded bytes exactly. The package does no I/O.
 package dat
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // DID is a full 32-bit data id. It prints, and marshals to JSON, as "0x%08X"
 // (contracts §0: ids are uppercase 8-digit hex strings in output).
@@ -19,7 +22,7 @@ func (d DID) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 // UnmarshalText accepts decimal or 0x-hex in any case (contracts §0).
 func (d *DID) UnmarshalText(b []byte) error {
-	v, err := ParseID(string(b))
+	v, err := ParseID(strings.TrimSpace(string(b)))
 	if err != nil {
 		return err
 	}

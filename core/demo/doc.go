@@ -1,7 +1,7 @@
 // Package demo is the built-in demo world: a small Dereth of 12×12
 // landblocks with its own region, sound tables and synthesised waves, for
 // users without the game's dats. Build gives its records as bytes, exactly
-// as the retail dats store them; WriteDats writes them as a real pair of
+// as the retail dats store them; World.Dats encodes them as a real pair of
 // dats. Everything is deterministic: the same bytes on every build.
 //
 // # Geography

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -99,25 +97,15 @@ func iteration() []byte {
 	return b
 }
 
-// WriteDats writes the demo world as dir/client_portal.dat and
-// dir/client_cell_1.dat in the retail container format.
-func WriteDats(dir string) error {
-	w, err := Build()
-	if err != nil {
-		return err
+// Dats encodes the demo world as a pair of retail dat containers
+// (client_portal.dat, client_cell_1.dat), in memory: the caller writes them.
+func (w *World) Dats() (portal, cell []byte, err error) {
+	var p, c bytes.Buffer
+	if err := datfetch.WriteDat(&p, datfetch.Portal, w.Portal); err != nil {
+		return nil, nil, fmt.Errorf("demo: client_portal.dat: %w", err)
 	}
-	for _, f := range []struct {
-		name string
-		set  datfetch.DataSet
-		recs map[uint32][]byte
-	}{{"client_portal.dat", datfetch.Portal, w.Portal}, {"client_cell_1.dat", datfetch.Cell, w.Cell}} {
-		var buf bytes.Buffer
-		if err := datfetch.WriteDat(&buf, f.set, f.recs); err != nil {
-			return fmt.Errorf("demo: %s: %w", f.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.name), buf.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
+	if err := datfetch.WriteDat(&c, datfetch.Cell, w.Cell); err != nil {
+		return nil, nil, fmt.Errorf("demo: client_cell_1.dat: %w", err)
 	}
-	return nil
+	return p.Bytes(), c.Bytes(), nil
 }

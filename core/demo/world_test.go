@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -451,17 +450,18 @@ func TestHeightTable(t *testing.T) {
 	}
 }
 
-func TestWriteDats(t *testing.T) {
-	dir := t.TempDir()
-	if err := WriteDats(dir); err != nil {
+func TestDats(t *testing.T) {
+	w := built(t)
+	portal, cell, err := w.Dats()
+	if err != nil {
 		t.Fatal(err)
 	}
-	w := built(t)
 	for _, f := range []struct {
 		name string
+		dat  []byte
 		recs map[uint32][]byte
-	}{{"client_portal.dat", w.Portal}, {"client_cell_1.dat", w.Cell}} {
-		d, err := datfetch.OpenDat(filepath.Join(dir, f.name))
+	}{{"client_portal.dat", portal, w.Portal}, {"client_cell_1.dat", cell, w.Cell}} {
+		d, err := datfetch.NewDat(bytes.NewReader(f.dat), int64(len(f.dat)))
 		if err != nil {
 			t.Fatal(err)
 		}

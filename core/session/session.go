@@ -1,417 +1,363 @@
-// Package session loads, from a pair of record sources, everything the
-// ambient engine needs at a listening position, and drives the engine.
+// Package session is the host of architecture.md: the one frame loop that
+// `trace`, `render` and the page share. It moves the listener, loads from a
+// pair of record sources what a position needs (the region once, the 3×3
+// landblock ring, the EnvCell when indoors, every SoundTable the ring's
+// terrain names and every Wave those tables name, decoded, as retail decodes
+// a table's waves when the table loads), rebuilds the engine, and ticks it.
 //
-// This is the "host" of architecture.md: the engine never waits for data, so
-// before each ChangePosition the session fetches the region (once), the 3×3
-// landblock ring around the player, the player's EnvCell when indoors, every
-// SoundTable the ring's terrain names, and every Wave those tables name
-// (decoded, as retail decodes a table's waves when the table loads). With
-// everything fetched first, a rebuild equals what retail computes with every
-// record on disk.
-//
-// A missing record is retail's not-found; a malformed record or a failed
-// fetch is reported through OnError and treated as absent for that rebuild,
-// and the session carries on.
+// The engine never waits for data. The host rebuilds on a cell change, and
+// again when a record arrives that the last rebuild lacked, so that what
+// plays equals what retail computes with every record on disk. A missing
+// record is retail's not-found; a malformed record or a failed fetch is
+// reported through OnError and treated as absent, and the failed fetch is
+// retried with backoff while the listener stays.
 package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"acambient/core/ambient"
 	"acambient/core/audio"
-	"acambient/core/dat"
 	"acambient/core/world"
 	"acambient/datfetch"
 )
 
-// Session is one listener over one pair of sources. Its methods may be called
-// from several goroutines, but the Engine itself is not safe for concurrent
-// use: drive it from one goroutine.
-type Session struct {
-	Region *dat.Region
-	Engine *ambient.Engine
+// Options configure a Host.
+type Options struct {
+	Config ambient.Config
+	// Sync loads what a position needs inside Tick, before the rebuild: the
+	// deterministic mode of `trace`, `render` and `gather`. Otherwise loads
+	// run in the background and the host rebuilds when they arrive, so Tick
+	// never waits on the network (the page).
+	Sync bool
+	// Prefetch loads the ring of the neighbouring block as the player nears
+	// a block edge (within PrefetchMetres), so that walking on never waits on
+	// the network. Background mode only.
+	Prefetch bool
 	// OnError receives every non-fatal problem (a corrupt record, a wave that
-	// does not decode, a network failure). Nil discards them.
+	// does not decode, a failed fetch). Nil discards them. It may be called
+	// from a loading goroutine.
 	OnError func(error)
-
-	portal, cell datfetch.Source
-
-	mu     sync.Mutex
-	blocks map[uint32]*dat.LandBlock // by landblock id; nil value = known missing
-	cells  map[uint32]*dat.EnvCell   // by EnvCell id; nil value = known missing
-	tables map[uint32]tableEntry     // by SoundTable id
-	waves  map[uint32]waveEntry      // by Wave id
-	stats  Stats
 }
 
-type tableEntry struct {
-	table  *dat.SoundTable
-	status ambient.Status
+// PrefetchMetres is how near a block edge the player must be for the host
+// to load the next ring: at running speed (~12 m/s) a few seconds ahead.
+const PrefetchMetres = 48
+
+// retry bounds: a record the last rebuild lacked is fetched again after
+// retryFirst seconds of the host's clock, doubling up to retryMax.
+const (
+	retryFirst = 1.0
+	retryMax   = 30.0
+)
+
+// Host drives one engine over one pair of record sources. Move, SetCamera,
+// SetVolume, SetEnabled, State, PCM and Retained may be called from any
+// goroutine; Tick from one goroutine at a time (the audio clock).
+type Host struct {
+	ld  *loader
+	opt Options
+	ctx context.Context
+
+	mu         sync.Mutex // guards everything below and the engine
+	eng        *ambient.Engine
+	player     *world.Position // the latest Move
+	moved      bool            // a Move since the last Tick
+	camera     *world.Position
+	heading    float64
+	cur        world.Position // where the engine was last moved to
+	have       bool           // cur is set
+	ticked     bool
+	now        float64
+	lacking    bool    // the last rebuild read a record that was not yet known
+	rebuiltGen uint64  // the loader's generation at the last rebuild
+	retryAt    float64 // when to fetch what is lacking again
+	retryWait  float64
+	loading    bool // a background load is running
+	stale      bool // the listener moved while a load ran: load again when it ends
+	slots      [16]ambient.Event
+	events     []ambient.Event
 }
 
-type waveEntry struct {
-	pcm *audio.PCM // nil when missing or undecodable
-}
-
-// Stats counts what the session fetched.
-type Stats struct {
-	Records int   `json:"records"`
-	Bytes   int64 `json:"bytes"`
-	Failed  int   `json:"failed"`
-}
-
-// parallelFetches bounds the fetches in flight: enough to hide HTTP latency,
-// few enough not to flood a small server.
-const parallelFetches = 8
-
-// New loads the region and builds an engine over it. A missing or malformed
-// region is fatal: without it there is no ambient data at all.
-func New(ctx context.Context, portal, cell datfetch.Source, cfg ambient.Config) (*Session, error) {
-	b, err := portal.Get(ctx, dat.RegionID)
-	if err != nil {
-		return nil, fmt.Errorf("region 0x%08X: %w", uint32(dat.RegionID), err)
-	}
-	region, err := dat.DecodeRegion(dat.RegionID, b)
+// New loads the region and makes a host over it. A missing or malformed
+// region is fatal: without it there is no ambient data at all. ctx bounds
+// every fetch the host makes, for its whole life.
+func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host, error) {
+	region, n, err := loadRegion(ctx, portal)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{
-		Region: region,
-		portal: portal,
-		cell:   cell,
-		blocks: map[uint32]*dat.LandBlock{},
-		cells:  map[uint32]*dat.EnvCell{},
-		tables: map[uint32]tableEntry{},
-		waves:  map[uint32]waveEntry{},
+	h := &Host{ld: newLoader(portal, cell, region), opt: opt, ctx: ctx, retryWait: retryFirst}
+	h.ld.onError = opt.OnError
+	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
+	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
+	h.ld.tableOf = h.eng.TableOf
+	for i := range h.slots {
+		h.slots[i].Slot = -1
 	}
-	s.stats.Records, s.stats.Bytes = 1, int64(len(b))
-	s.Engine = ambient.New(region, s, s, cfg)
-	return s, nil
+	return h, nil
 }
 
-// SetPlayer fetches what pos needs, then runs CellManager::ChangePosition.
-// It reports whether the engine rebuilt. Only a cancelled ctx is an error.
-func (s *Session) SetPlayer(ctx context.Context, now float64, pos world.Position) (bool, error) {
-	if err := s.Prepare(ctx, pos); err != nil {
-		return false, err
-	}
-	return s.Engine.ChangePosition(now, pos, false), nil
-}
-
-// Prepare fetches every record a rebuild at pos reads. Records already known
-// (found or missing) are not fetched again.
-func (s *Session) Prepare(ctx context.Context, pos world.Position) error {
-	bx, by := world.BlockX(pos.ObjCellID), world.BlockY(pos.ObjCellID)
-	var ids []uint32
-	for dx := -1; dx <= 1; dx++ {
-		for dy := -1; dy <= 1; dy++ {
-			if world.ValidBlock(bx+dx, by+dy) {
-				ids = append(ids, world.LandBlockID(bx+dx, by+dy))
-			}
-		}
-	}
-	s.fetchAll(ctx, s.cell, missing(s, ids, s.blocks), s.storeBlock)
-	if !world.IsOutdoor(pos.ObjCellID) {
-		s.fetchAll(ctx, s.cell, missing(s, []uint32{pos.ObjCellID}, s.cells), s.storeCell)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-
-	s.fetchAll(ctx, s.portal, s.neededTables(ids), s.storeTable)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.fetchAll(ctx, s.portal, s.neededWaves(), s.storeWave)
-	s.mu.Lock()
-	// A table counts as loaded only once its waves are decoded (architecture.md).
-	for id, e := range s.tables {
-		if e.status == ambient.Pending && e.table != nil && s.wavesKnownLocked(e.table) {
-			s.tables[id] = tableEntry{e.table, ambient.Loaded}
-		}
-	}
-	s.mu.Unlock()
-	return ctx.Err()
-}
-
-// ResolveZ fills in the terrain height of a position given by map
-// coordinates (contracts §1.1: "z is the terrain height there").
-func (s *Session) ResolveZ(ctx context.Context, sp *world.Spec) error {
-	if !sp.NeedsZ {
-		return nil
-	}
-	id := sp.Pos.ObjCellID | 0xFFFF
-	s.fetchAll(ctx, s.cell, missing(s, []uint32{id}, s.blocks), s.storeBlock)
-	s.mu.Lock()
-	lb := s.blocks[id]
-	s.mu.Unlock()
-	if lb == nil {
-		return fmt.Errorf("terrain height at 0x%08X: landblock 0x%08X is missing", sp.Pos.ObjCellID, id)
-	}
-	z, err := world.TerrainZ(s.Region, lb, sp.Pos.X, sp.Pos.Y)
+// Resolve parses a POS (contracts §1.1) and checks it against the data:
+// map coordinates get their terrain height, and an indoor objcell must name
+// an EnvCell that exists.
+func (h *Host) Resolve(text string) (world.Spec, error) {
+	sp, err := world.ParsePOS(text)
 	if err != nil {
-		return err
+		return sp, err
 	}
-	sp.Pos.Z, sp.NeedsZ = z, false
-	return nil
-}
-
-// PCM is the decoded wave, or nil when it is missing, undecodable or not
-// fetched yet.
-func (s *Session) PCM(id uint32) *audio.PCM {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.waves[id].pcm
-}
-
-// Stats reports what has been fetched so far.
-func (s *Session) Stats() Stats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stats
-}
-
-// ---- ambient.Land and ambient.Library ----
-
-func (s *Session) LandBlock(bx, by int) *dat.LandBlock {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.blocks[world.LandBlockID(bx, by)]
-}
-
-func (s *Session) EnvCell(id uint32) *dat.EnvCell {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cells[id]
-}
-
-func (s *Session) SoundTable(id uint32) (*dat.SoundTable, ambient.Status) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.tables[id]
-	if !ok {
-		return nil, ambient.Pending
+	if err := h.ld.resolveZ(h.ctx, &sp); err != nil {
+		return sp, err
 	}
-	return e.table, e.status
-}
-
-func (s *Session) Wave(id uint32) (float64, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.waves[id].pcm
-	if p == nil {
-		return 0, false
-	}
-	return p.Duration(), true
-}
-
-// ---- fetching ----
-
-// missing returns the ids not yet in known.
-func missing[T any](s *Session, ids []uint32, known map[uint32]T) []uint32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []uint32
-	for _, id := range ids {
-		if _, ok := known[id]; !ok {
-			out = append(out, id)
+	if id := sp.Pos.ObjCellID; !world.IsOutdoor(id) {
+		if c, known := h.ld.envCell(h.ctx, id); c == nil {
+			if known {
+				return sp, fmt.Errorf("envcell 0x%08X does not exist", id)
+			}
+			return sp, fmt.Errorf("envcell 0x%08X could not be fetched", id)
 		}
 	}
-	return out
+	return sp, nil
 }
 
-// neededTables lists the SoundTables named by the terrain of the landblocks
-// in ids (CRegionDesc::GetSTBDesc loads a cell's table before AddSound's
-// distance test, so every table the ring names is loaded), not yet known.
-func (s *Session) neededTables(blockIDs []uint32) []uint32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var stbs []dat.AmbientSTBDesc
-	if s.Region.SoundInfo != nil {
-		stbs = s.Region.SoundInfo.STBDescs
+// Move sets the player's position; it applies at the next Tick. A position
+// with a coordinate that is not a finite number is ignored.
+func (h *Host) Move(p world.Position) {
+	if !finitePos(p) {
+		return
 	}
-	seen := map[uint32]bool{}
-	var out []uint32
-	for _, bid := range blockIDs {
-		lb := s.blocks[bid]
-		if lb == nil {
-			continue
+	h.mu.Lock()
+	h.player, h.moved = &p, true
+	h.mu.Unlock()
+}
+
+// SetCamera sets the listener that placement and pan use, with its compass
+// heading in degrees; until it is called the camera is the player facing
+// north. It applies at the next Tick.
+func (h *Host) SetCamera(p world.Position, headingDeg float64) {
+	if !finitePos(p) || math.IsNaN(headingDeg) || math.IsInf(headingDeg, 0) {
+		return
+	}
+	h.mu.Lock()
+	h.camera, h.heading = &p, headingDeg
+	h.mu.Unlock()
+}
+
+// SetVolume sets the ambient slider (clamped to [0, 1]).
+func (h *Host) SetVolume(a float32) {
+	h.mu.Lock()
+	h.eng.SetVolume(a)
+	h.mu.Unlock()
+}
+
+// SetEnabled is retail's ambient_sounds_enabled.
+func (h *Host) SetEnabled(on bool) {
+	h.mu.Lock()
+	h.eng.SetEnabled(on)
+	h.mu.Unlock()
+}
+
+// Tick runs one frame at absolute time now, as SmartBox::UseTime does: the
+// player's position into ChangePosition (which rebuilds on a cell change;
+// the host also rebuilds when records the last rebuild lacked have
+// arrived), then Ambient::UseTime. The first tick only rebuilds. The events
+// are valid until the next Tick.
+func (h *Host) Tick(now float64) []ambient.Event {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.events = h.events[:0]
+	h.now = now
+	if h.player == nil {
+		return h.events
+	}
+	first := !h.ticked
+	h.ticked = true
+	moved := h.moved
+	h.moved = false
+	if moved {
+		h.cur, h.have = *h.player, true
+	}
+	if h.camera != nil {
+		h.eng.SetCamera(*h.camera, h.heading)
+	} else {
+		h.eng.SetCamera(h.cur, 0)
+	}
+
+	again := h.stale && !h.loading
+	retry := h.lacking && now >= h.retryAt
+	if moved || again || retry {
+		h.fetch(now, retry && !moved && !again)
+	}
+	// A rebuild: on a move (the engine itself decides whether the cell
+	// changed), or at the same place when what the last one lacked arrived.
+	force := h.lacking && !h.loading && h.ld.generation() != h.rebuiltGen
+	if moved || force {
+		gen := h.ld.generation()
+		if h.eng.ChangePosition(now, h.cur, force) {
+			h.afterRebuild(gen)
+			h.record(h.eng.Events())
 		}
-		for x := 0; x < world.CellsPerBlock; x++ {
-			for y := 0; y < world.CellsPerBlock; y++ {
-				w := lb.Word(x, y)
-				k, ok := s.Region.STBDesc(w.Type(), w.Scene())
-				if !ok || k >= len(stbs) {
-					continue
-				}
-				id := uint32(stbs[k].STBID)
-				if seen[id] {
-					continue
-				}
-				seen[id] = true
-				if e, known := s.tables[id]; !known || (e.status == ambient.Pending && e.table == nil) {
-					out = append(out, id)
-				}
+	}
+	if !first {
+		h.record(h.eng.UseTime(now))
+	}
+	return h.events
+}
+
+// fetch loads what the current position needs: inline in Sync mode, else in
+// the background (one load at a time; a Move during a load is picked up by
+// the retry that the incomplete rebuild schedules).
+func (h *Host) fetch(now float64, isRetry bool) {
+	if isRetry {
+		h.retryAt = now + h.retryWait
+		h.retryWait = math.Min(2*h.retryWait, retryMax)
+	} else {
+		h.retryWait = retryFirst
+		h.retryAt = now + retryFirst
+	}
+	n := h.needs()
+	if h.opt.Sync {
+		h.mu.Unlock()
+		h.ld.load(h.ctx, n)
+		h.mu.Lock()
+		return
+	}
+	if h.loading {
+		h.stale = true // picked up again once the current load ends
+		return
+	}
+	h.loading, h.stale = true, false
+	go func() {
+		h.ld.load(h.ctx, n)
+		h.mu.Lock()
+		h.loading = false
+		h.mu.Unlock()
+	}()
+}
+
+// needs is what the current position's rebuild reads, plus the rings of the
+// neighbouring blocks the player is near (Prefetch).
+func (h *Host) needs() need {
+	var extra []uint32
+	if h.opt.Prefetch && !h.opt.Sync && world.IsOutdoor(h.cur.ObjCellID) {
+		extra = nearEdges(h.cur)
+	}
+	return needAt(h.cur, extra...)
+}
+
+// afterRebuild notes whether the rebuild had everything it reads, and lets
+// go of records no rebuild near here reads and the engine does not hold.
+func (h *Host) afterRebuild(gen uint64) {
+	h.rebuiltGen = gen
+	n := h.needs()
+	h.lacking = !h.ld.complete(needAt(h.cur))
+	if h.lacking && h.retryAt <= h.now {
+		h.retryAt = h.now + h.retryWait
+	}
+	if h.loading {
+		return // the load in flight fills what evict would drop
+	}
+	held := map[uint32]bool{}
+	h.eng.HeldTables(func(id uint32) { held[id] = true })
+	h.ld.evict(n, held)
+}
+
+// record keeps a tick's events and each voice slot's latest play.
+func (h *Host) record(evs []ambient.Event) {
+	for _, ev := range evs {
+		if ev.Kind == ambient.KindPlay && ev.Slot >= 0 && ev.Slot < len(h.slots) {
+			h.slots[ev.Slot] = ev
+		}
+	}
+	h.events = append(h.events, evs...)
+}
+
+// State is the data behind contracts §3 state(): the engine as of its last
+// rebuild, the voices sounding at the last tick and what is loading.
+type State struct {
+	ambient.State
+	Voices  []VoiceState `json:"voices"`
+	Loading Stats        `json:"loading"`
+}
+
+// VoiceState is a voice slot that is sounding: its play event and its end.
+type VoiceState struct {
+	ambient.Event
+	End float64 `json:"end"`
+}
+
+// State reports the host at its last tick.
+func (h *Host) State() State {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st := State{State: h.eng.State(), Voices: []VoiceState{}, Loading: h.ld.snapshot()}
+	for _, v := range h.eng.Voices(h.now) {
+		if ev := h.slots[v.Slot]; ev.Slot == v.Slot {
+			st.Voices = append(st.Voices, VoiceState{Event: ev, End: v.End})
+		}
+	}
+	return st
+}
+
+// PCM is a decoded wave the host holds, or nil.
+func (h *Host) PCM(wave uint32) *audio.PCM { return h.ld.pcm(wave) }
+
+// Retained reports whether the host still holds the wave; once it does not,
+// a mixer may drop its resampled copy.
+func (h *Host) Retained(wave uint32) bool { return h.ld.retained(wave) }
+
+// Stats reports what the host has fetched and holds.
+func (h *Host) Stats() Stats { return h.ld.snapshot() }
+
+// Complete reports whether the last rebuild had every record it reads.
+func (h *Host) Complete() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.have && !h.lacking
+}
+
+// Idle reports whether no background load is running.
+func (h *Host) Idle() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !h.loading
+}
+
+// nearEdges lists, for a player within PrefetchMetres of its block's edges,
+// an objcell in each neighbouring block it is walking towards (corners
+// included), whose rings are prefetched.
+func nearEdges(p world.Position) []uint32 {
+	bx, by := world.BlockX(p.ObjCellID), world.BlockY(p.ObjCellID)
+	dxs, dys := []int{0}, []int{0}
+	if p.X < PrefetchMetres {
+		dxs = append(dxs, -1)
+	} else if p.X > world.BlockLength-PrefetchMetres {
+		dxs = append(dxs, 1)
+	}
+	if p.Y < PrefetchMetres {
+		dys = append(dys, -1)
+	} else if p.Y > world.BlockLength-PrefetchMetres {
+		dys = append(dys, 1)
+	}
+	var out []uint32
+	for _, dx := range dxs {
+		for _, dy := range dys {
+			if (dx != 0 || dy != 0) && world.ValidBlock(bx+dx, by+dy) {
+				out = append(out, world.LandBlockID(bx+dx, by+dy))
 			}
 		}
 	}
 	return out
 }
 
-// neededWaves lists the waves named by fetched tables, not yet known.
-func (s *Session) neededWaves() []uint32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	seen := map[uint32]bool{}
-	var out []uint32
-	for _, e := range s.tables {
-		if e.table == nil {
-			continue
-		}
-		for _, id := range e.table.WaveIDs() {
-			if _, known := s.waves[id]; !known && !seen[id] {
-				seen[id] = true
-				out = append(out, id)
-			}
-		}
-	}
-	return out
-}
-
-func (s *Session) wavesKnownLocked(t *dat.SoundTable) bool {
-	for _, id := range t.WaveIDs() {
-		if _, ok := s.waves[id]; !ok {
+func finitePos(p world.Position) bool {
+	for _, v := range [...]float32{p.X, p.Y, p.Z} {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return false
 		}
 	}
 	return true
-}
-
-// fetchAll gets ids from src, at most parallelFetches at once, and hands
-// each result to store, which decodes outside the session's lock and takes
-// it only to record the result.
-func (s *Session) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32,
-	store func(id uint32, b []byte, err error)) {
-	if len(ids) == 0 {
-		return
-	}
-	sem := make(chan struct{}, parallelFetches)
-	var wg sync.WaitGroup
-	for _, id := range ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(id uint32) {
-			defer func() { <-sem; wg.Done() }()
-			b, err := src.Get(ctx, id)
-			if err == nil {
-				s.mu.Lock()
-				s.stats.Records++
-				s.stats.Bytes += int64(len(b))
-				s.mu.Unlock()
-			}
-			store(id, b, err)
-		}(id)
-	}
-	wg.Wait()
-}
-
-// report passes a non-fatal problem on.
-func (s *Session) report(err error) {
-	s.mu.Lock()
-	s.stats.Failed++
-	s.mu.Unlock()
-	if s.OnError != nil {
-		s.OnError(err)
-	}
-}
-
-// set records a fetch result under the session's lock.
-func set[T any](s *Session, m map[uint32]T, id uint32, v T) {
-	s.mu.Lock()
-	m[id] = v
-	s.mu.Unlock()
-}
-
-// transient is a failure that a later fetch may not repeat (network, ctx):
-// such a record stays unknown so that the next Prepare asks again.
-func transient(err error) bool {
-	return err != nil && !errors.Is(err, datfetch.ErrNotFound)
-}
-
-func (s *Session) storeBlock(id uint32, b []byte, err error) {
-	if err != nil {
-		if transient(err) {
-			s.report(fmt.Errorf("landblock 0x%08X: %w", id, err))
-			return
-		}
-		set(s, s.blocks, id, nil)
-		return
-	}
-	lb, err := dat.DecodeLandBlock(id, b)
-	if err != nil {
-		s.report(err)
-	}
-	set(s, s.blocks, id, lb) // nil when malformed: skipped, as a missing one
-}
-
-func (s *Session) storeCell(id uint32, b []byte, err error) {
-	if err != nil {
-		if transient(err) {
-			s.report(fmt.Errorf("envcell 0x%08X: %w", id, err))
-			return
-		}
-		set(s, s.cells, id, nil)
-		return
-	}
-	c, err := dat.DecodeEnvCell(id, b)
-	if err != nil {
-		s.report(err)
-	}
-	set(s, s.cells, id, c)
-}
-
-// storeTable: a missing or malformed table is retail's stb_not_found
-// (DBObj::Get fails either way); a failed fetch stays Pending.
-func (s *Session) storeTable(id uint32, b []byte, err error) {
-	if err != nil {
-		if transient(err) {
-			s.report(fmt.Errorf("soundtable 0x%08X: %w", id, err))
-			return
-		}
-		set(s, s.tables, id, tableEntry{status: ambient.NotFound})
-		return
-	}
-	t, err := dat.DecodeSoundTable(id, b)
-	if err != nil {
-		s.report(err)
-		set(s, s.tables, id, tableEntry{status: ambient.NotFound})
-		return
-	}
-	set(s, s.tables, id, tableEntry{table: t, status: ambient.Pending})
-}
-
-// storeWave decodes the wave now, as retail's SoundTableData::UnPack creates
-// every buffer when its table loads; one that fails plays as "noWave".
-func (s *Session) storeWave(id uint32, b []byte, err error) {
-	if err != nil {
-		if transient(err) {
-			s.report(fmt.Errorf("wave 0x%08X: %w", id, err))
-			return
-		}
-		set(s, s.waves, id, waveEntry{})
-		return
-	}
-	w, err := dat.DecodeWave(id, b)
-	if err == nil {
-		var p *audio.PCM
-		if p, err = audio.Decode(w); err == nil {
-			set(s, s.waves, id, waveEntry{pcm: p})
-			return
-		}
-	}
-	s.report(err)
-	set(s, s.waves, id, waveEntry{})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"acambient/core/dat"
 )
@@ -44,7 +45,7 @@ func (p *Position) UnmarshalJSON(b []byte) error {
 	var id uint32
 	var s string
 	if err := json.Unmarshal(raw.ObjCellID, &s); err == nil {
-		v, err := dat.ParseID(s)
+		v, err := dat.ParseID(strings.TrimSpace(s))
 		if err != nil {
 			return fmt.Errorf("world: position: objcellId: %w", err)
 		}

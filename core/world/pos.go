@@ -1,6 +1,7 @@
 package world
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -91,6 +92,18 @@ func isObjcellForm(s string) bool {
 	return len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X") && !strings.ContainsAny(s, "[")
 }
 
+// maxAbsCoord bounds the numbers no geometry bounds more tightly: a
+// landblock-local origin (taken as given, like its cell) and a z. A million
+// metres is twenty worlds across; a float32 still keeps 6 cm there.
+const maxAbsCoord = 1e6
+
+// The map's extent in map coordinates: global metres 0 ≤ X, Y < 48960
+// through EW = (X/24 − 1019.5)/10 (dat-format.md §8).
+var (
+	mapMin, _ = MapCoords(0, 0)                     // 101.95 S and W
+	mapMax, _ = MapCoords(WorldLength, WorldLength) // 102.05 N and E, excluded
+)
+
 func (sp *Spec) parseLocal(cell string, xyz []string) error {
 	id, err := strconv.ParseUint(cell[2:], 16, 32)
 	if err != nil {
@@ -107,17 +120,36 @@ func (sp *Spec) parseLocal(cell string, xyz []string) error {
 	if err != nil {
 		return err
 	}
+	for i, axis := range []string{"x", "y", "z"} {
+		if err := checkCoord(axis, xyz[i], v[i]); err != nil {
+			return err
+		}
+	}
 	sp.Pos = Position{ObjCellID: uint32(id), X: float32(v[0]), Y: float32(v[1]), Z: float32(v[2])}
 	return nil
 }
 
+// parseGlobal reads X,Y,Z: X and Y must lie in the world (FromGlobal names
+// its range), z within ±maxAbsCoord.
 func (sp *Spec) parseGlobal(s string) error {
-	v, err := parseXYZ(strings.Split(s, ","))
+	parts := strings.Split(s, ",")
+	v, err := parseXYZ(parts)
 	if err != nil {
+		return err
+	}
+	if err := checkCoord("z", parts[2], v[2]); err != nil {
 		return err
 	}
 	sp.Pos, err = FromGlobal(v[0], v[1], v[2])
 	return err
+}
+
+// checkCoord refuses a number beyond ±maxAbsCoord, naming the range.
+func checkCoord(axis, text string, v float64) error {
+	if math.Abs(v) > maxAbsCoord {
+		return fmt.Errorf("%s %s is outside -%g..%g m", axis, strings.TrimSpace(text), maxAbsCoord, maxAbsCoord)
+	}
+	return nil
 }
 
 func (sp *Spec) parseMap(m []string) error {
@@ -128,6 +160,12 @@ func (sp *Spec) parseMap(m []string) error {
 	}
 	if strings.EqualFold(m[4], "W") {
 		ew = -ew
+	}
+	// The map is a little wider north and east than south and west: its
+	// centre, 1019.5 cells, is half a cell short of the world's middle.
+	if !(ns >= mapMin && ns < mapMax && ew >= mapMin && ew < mapMax) {
+		return fmt.Errorf("map coordinates %s%s, %s%s are off the map: north-south runs %.2fS..%.2fN and east-west %.2fW..%.2fE (last excluded)",
+			m[1], strings.ToUpper(m[2]), m[3], strings.ToUpper(m[4]), -mapMin, mapMax, -mapMin, mapMax)
 	}
 	X, Y := FromMap(ns, ew)
 	p, err := FromGlobal(X, Y, 0)
@@ -153,9 +191,11 @@ func parseXYZ(parts []string) ([3]float64, error) {
 	return v, nil
 }
 
+// parseFloat reads a finite number of any size; callers check the range
+// that applies to it and name that range.
 func parseFloat(s string) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e6 {
+	if (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, fmt.Errorf("%q is not a finite number", strings.TrimSpace(s))
 	}
 	return f, nil

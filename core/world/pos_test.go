@@ -62,12 +62,40 @@ func TestParsePOSErrors(t *testing.T) {
 		{"@1,2,3/x", "heading"},
 		{"0xA9B4001F/1,2,3/4/5", "too many"},
 		{"somewhere nice", "want 0xXXYYCCCC"},
-		{"102.1N,0E", "outside the world"},
+		// Issue 8 item 6: an out-of-range number names the range it is out of.
+		{"102.1N,0E", "map coordinates 102.1N, 0E are off the map: north-south runs 101.95S..102.05N and east-west 101.95W..102.05E"},
+		{"0N,102.05E", "off the map"},
+		{"101.96S,0W", "off the map"},
+		{"@99999999,0,0", "outside the world (0 ≤ X, Y < 48960 m)"},
+		{"@0,48960,0", "outside the world (0 ≤ X, Y < 48960 m)"},
+		{"@1,1,99999999", "z 99999999 is outside -1e+06..1e+06 m"},
+		{"0xA9B4001F/99999999,1,1", "x 99999999 is outside -1e+06..1e+06 m"},
+		{"0x7D64000D [1 -99999999 1]", "y -99999999 is outside -1e+06..1e+06 m"},
+		{"@1,2,1e999", "not a finite number"},
 	}
 	for _, c := range cases {
 		_, err := ParsePOS(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("ParsePOS(%q) error = %v, want it to mention %q", c.in, err, c.msg)
+		}
+	}
+}
+
+// The map's edges, from dat-format.md §8: global 0 is 101.95S/W, and the
+// last cell's far edge (48960 m) is 102.05N/E. 91N (Y = 46308 m, landblock
+// row 241) is on the map.
+func TestParsePOSMapEdges(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		cell uint32
+	}{
+		{"101.95S,101.95W", 0x00000001},
+		{"102.04N,102.04E", 0xFEFE0040},
+		{"91N,0E", 0x7FF1001A}, // X 24468: bx 127, x 84, cx 3; Y 46308: by 241, y 36, cy 1
+	} {
+		sp, err := ParsePOS(c.in)
+		if err != nil || sp.Pos.ObjCellID != c.cell {
+			t.Errorf("ParsePOS(%q) = 0x%08X, %v; want cell 0x%08X", c.in, sp.Pos.ObjCellID, err, c.cell)
 		}
 	}
 }

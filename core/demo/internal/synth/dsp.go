@@ -141,14 +141,6 @@ func (f *Biquad) Next(x float64) float64 {
 	return y
 }
 
-// Run filters a whole buffer in place.
-func (f *Biquad) Run(b *Buf) *Buf {
-	for i, v := range b.S {
-		b.S[i] = f.Next(v)
-	}
-	return b
-}
-
 // ---- envelopes and levels ----
 
 // Smooth is the cubic smoothstep of x clamped to [0, 1].

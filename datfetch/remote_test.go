@@ -5,7 +5,6 @@ package datfetch
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,16 +14,6 @@ import (
 	"testing"
 	"time"
 )
-
-// rec is a record of n bytes starting with the DID id.
-func rec(id uint32, n int) []byte {
-	b := make([]byte, n)
-	binary.LittleEndian.PutUint32(b, id)
-	for i := 4; i < n; i++ {
-		b[i] = byte(i * 7)
-	}
-	return b
-}
 
 // recordServer serves recs under /files/ and counts requests per path.
 type recordServer struct {
@@ -315,7 +304,7 @@ func TestHTTPContextCancelDuringBackoff(t *testing.T) {
 	}{
 		{"Get", func(ctx context.Context) error { _, err := h.Get(ctx, 0x13000000); return err }, "0x13000000"},
 		// The retry loop itself says what it was waiting out.
-		{"fetch", func(ctx context.Context) error { _, err := h.fetch(ctx, s.URL+"/files/0x13000000", 100); return err }, "last attempt: " + s.URL + "/files/0x13000000: 503"},
+		{"fetch", func(ctx context.Context) error { _, err := h.fetch(ctx, s.URL+"/files/0x13000000", 100); return err }, "last attempt: " + s.URL + "/files/0x13000000: status 503"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		start := time.Now()
@@ -421,6 +410,10 @@ func TestHTTPIDs(t *testing.T) {
 			fmt.Fprint(w, "<!doctype html>\n<pre><a href=\"0x0A000002\">0x0A000002</a></pre>")
 		case "/listing/files/index.txt":
 			fmt.Fprint(w, "0x0A000002\n")
+		case "/s3/files": // a bucket that may not be listed
+			http.Error(w, "AccessDenied", http.StatusForbidden)
+		case "/s3/files/index.txt":
+			fmt.Fprint(w, "0x13000000\n")
 		case "/bad/files":
 			fmt.Fprint(w, "0x0A000002\nzzz\n")
 		default:
@@ -436,7 +429,8 @@ func TestHTTPIDs(t *testing.T) {
 		{"/files/", []uint32{0x0A000002, 0x13000000, 0x20000012}, ""},
 		{"/static/files/", []uint32{0xA9B4FFFE, 0xA9B4FFFF, 0xA9C0FFFF}, ""},
 		{"/listing/files/", []uint32{0x0A000002}, ""},
-		{"/bad/files/", nil, `line 2: id "zzz"`},
+		{"/s3/files/", []uint32{0x13000000}, ""},
+		{"/bad/files/", nil, `line 2: record id "zzz"`},
 		{"/none/files/", nil, "/none/files/index.txt: 404"},
 	} {
 		ids, err := NewHTTP(s.URL+tc.base, fast(HTTPOptions{})).IDs(ctx)
@@ -463,5 +457,63 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not reached in 5 s")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestHTTPRetryAfterTooLong(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	start := time.Now()
+	_, err := NewHTTP(s.URL+"/files/", fast(HTTPOptions{})).Get(context.Background(), 0x13000000)
+	if err == nil || !strings.Contains(err.Error(), "retry after 1h0m0s, more than the 1m0s waited") {
+		t.Fatalf("err = %v, want the hour refused", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	if n := s.count("/files/0x13000000"); n != 1 {
+		t.Fatalf("requests = %d, want 1", n)
+	}
+}
+
+// A chain of redirects longer than maxRedirects is refused at once, not
+// followed 10 times per attempt and retried.
+func TestHTTPRedirectChain(t *testing.T) {
+	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if r.URL.Path == "/files/0x13000000" {
+			w.Write(rec(0x13000000, 8))
+			return
+		}
+		var hop int
+		fmt.Sscanf(r.URL.Path, "/hop%d/", &hop)
+		http.Redirect(w, r, fmt.Sprintf("/hop%d/files/0x13000000", hop+1), http.StatusFound)
+	})
+	// Two hops to the record are fine...
+	s2 := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch r.URL.Path {
+		case "/a/files/0x13000000":
+			http.Redirect(w, r, "/b/files/0x13000000", http.StatusMovedPermanently)
+		case "/b/files/0x13000000":
+			http.Redirect(w, r, "/files/0x13000000", http.StatusFound)
+		default:
+			w.Write(rec(0x13000000, 8))
+		}
+	})
+	if _, err := NewHTTP(s2.URL+"/a/files/", fast(HTTPOptions{})).Get(context.Background(), 0x13000000); err != nil {
+		t.Fatal(err)
+	}
+	// ...an endless chain is not.
+	_, err := NewHTTP(s.URL+"/hop0/files/", fast(HTTPOptions{})).Get(context.Background(), 0x13000000)
+	if err == nil || !strings.Contains(err.Error(), "more than 5 redirects") || !errors.Is(err, ErrPermanent) {
+		t.Fatalf("err = %v, want more than 5 redirects, permanent", err)
+	}
+	total := 0
+	for i := range 20 {
+		total += s.count(fmt.Sprintf("/hop%d/files/0x13000000", i))
+	}
+	if total != maxRedirects+1 {
+		t.Fatalf("%d requests, want %d (one attempt, no retries)", total, maxRedirects+1)
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package dat
 
 import (
 	"strings"
@@ -38,14 +38,14 @@ func TestParseID(t *testing.T) {
 		{"", 0, "empty"},
 		{strings.Repeat("1", 65), 0, "65 characters"},
 	} {
-		got, err := parseID(tc.in)
+		got, err := ParseID(tc.in)
 		switch {
 		case tc.err == "" && err != nil:
-			t.Errorf("parseID(%q): %v", tc.in, err)
+			t.Errorf("ParseID(%q): %v", tc.in, err)
 		case tc.err == "" && got != tc.want:
-			t.Errorf("parseID(%q) = 0x%08X, want 0x%08X", tc.in, got, tc.want)
+			t.Errorf("ParseID(%q) = 0x%08X, want 0x%08X", tc.in, got, tc.want)
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
-			t.Errorf("parseID(%q) = 0x%08X, %v; want error %q", tc.in, got, err, tc.err)
+			t.Errorf("ParseID(%q) = 0x%08X, %v; want error %q", tc.in, got, err, tc.err)
 		}
 	}
 }

@@ -1,0 +1,267 @@
+package mix
+
+import (
+	"math"
+	"sync"
+
+	"acambient/core/audio"
+)
+
+// Band-limited sample-rate conversion: a Kaiser-windowed sinc evaluated as
+// a polyphase table (J. O. Smith, "Digital Audio Resampling"). No pure-Go
+// resampler is served by the module proxy (zaf/resample wraps libsoxr and
+// needs cgo), so this one is ours; resample_test.go measures it.
+//
+// The filter is designed against the lower of the two rates (its Nyquist
+// frequency is "Ny"): passband to 0.9·Ny, stopband from Ny, so nothing the
+// output cannot carry folds back and no image of the input above Ny
+// survives, each at least stopDB down.
+const (
+	passEdge = 0.9  // passband edge, fraction of the lower Nyquist
+	stopEdge = 1.0  // stopband edge
+	stopDB   = 80.0 // Kaiser design attenuation; the tests ask for 60
+	// maxRows bounds the phase table. A ratio that reduces to more phases
+	// than this (22222 → 48000, say) reads between rows linearly; the error
+	// of that at 1024 rows is below −110 dB.
+	maxRows = 1024
+)
+
+// resampler converts one pair of rates. It is immutable once built, so
+// one table serves every wave at that rate.
+type resampler struct {
+	in, out int // rates reduced by their gcd: out output frames span in input frames
+	half    int // taps on each side of the output instant, in input samples
+	rows    int // phase rows (out when exact, else maxRows)
+	exact   bool
+	coef    []float32 // (rows+1) rows of 2·half taps
+}
+
+// resamplers holds every filter designed so far, by rate pair: a table is
+// immutable and costs milliseconds to design, so the process shares it.
+var resamplers struct {
+	sync.Mutex
+	m map[[2]int]*resampler
+}
+
+// resamplerFor is the (shared) resampler for inRate → outRate.
+func resamplerFor(inRate, outRate int) *resampler {
+	resamplers.Lock()
+	defer resamplers.Unlock()
+	k := [2]int{inRate, outRate}
+	if r := resamplers.m[k]; r != nil {
+		return r
+	}
+	if resamplers.m == nil {
+		resamplers.m = map[[2]int]*resampler{}
+	}
+	r := newResampler(inRate, outRate)
+	resamplers.m[k] = r
+	return r
+}
+
+// newResampler designs the filter for inRate → outRate.
+func newResampler(inRate, outRate int) *resampler {
+	g := gcd(inRate, outRate)
+	r := &resampler{in: inRate / g, out: outRate / g}
+	scale := 1.0 // filter bandwidth relative to the input's Nyquist
+	if outRate < inRate {
+		scale = float64(outRate) / float64(inRate)
+	}
+	// Kaiser's formulas: β from the attenuation, length from the transition
+	// width (in cycles per input sample).
+	beta := 0.1102 * (stopDB - 8.7)
+	width := 0.5 * (stopEdge - passEdge) * scale
+	length := (stopDB - 7.95) / (14.36 * width)
+	r.half = int(math.Ceil(length / 2))
+	fc := 0.5 * (passEdge + stopEdge) / 2 * scale // cutoff, cycles per input sample
+
+	r.rows, r.exact = r.out, true
+	if r.out > maxRows {
+		r.rows, r.exact = maxRows, false
+	}
+	taps := 2 * r.half
+	r.coef = make([]float32, (r.rows+1)*taps)
+	i0beta := besselI0(beta)
+	row := make([]float64, taps)
+	for p := 0; p <= r.rows; p++ {
+		// Row p serves output instants φ = p/rows of an input sample past
+		// input n; tap m weighs input n−half+1+m, at distance φ+half−1−m.
+		phi := float64(p) / float64(r.rows)
+		sum := 0.0
+		for m := range row {
+			t := phi + float64(r.half-1-m)
+			x := t / float64(r.half)
+			w := 0.0
+			if x > -1 && x < 1 {
+				w = besselI0(beta*math.Sqrt(1-x*x)) / i0beta
+			}
+			row[m] = 2 * fc * sinc(2*fc*t) * w
+			sum += row[m]
+		}
+		// Each row sums to exactly 1: DC passes unchanged at every phase.
+		for m, v := range row {
+			r.coef[p*taps+m] = float32(v / sum)
+		}
+	}
+	return r
+}
+
+// frames is how many output frames n input frames make: floor(n·out/in),
+// never more, so that a voice never outlasts the engine's start+duration.
+func (r *resampler) frames(n int) int {
+	return int(int64(n) * int64(r.out) / int64(r.in))
+}
+
+// run computes output frames [j0, j1) of one channel into dst (dstStride
+// apart, indexed from frame 0) from pad: the channel's input, sanitized,
+// with half zeros before and after it.
+func (r *resampler) run(dst []float32, dstStride int, pad []float32, j0, j1 int) {
+	taps := 2 * r.half
+	for j := j0; j < j1; j++ {
+		pos := int64(j) * int64(r.in) // output j sits at input pos/out
+		base := int(pos / int64(r.out))
+		rem := int(pos % int64(r.out))
+		x := pad[base+1 : base+1+taps] // inputs base−half+1 … base+half
+		var acc float32
+		if r.exact {
+			c := r.coef[rem*taps : rem*taps+taps]
+			for m, v := range x {
+				acc += v * c[m]
+			}
+		} else {
+			q := int64(rem) * int64(r.rows)
+			row := int(q / int64(r.out))
+			f := float32(float64(q%int64(r.out)) / float64(r.out))
+			c0 := r.coef[row*taps : row*taps+taps]
+			c1 := r.coef[(row+1)*taps : (row+1)*taps+taps]
+			for m, v := range x {
+				acc += v * (c0[m] + f*(c1[m]-c0[m]))
+			}
+		}
+		dst[j*dstStride] = acc
+	}
+}
+
+// clip is a wave at the mixer's rate: 1 or 2 channels, interleaved, every
+// sample finite (the filter may overshoot ±1 a little on full-scale steps;
+// the master limiter sees to the output).
+//
+// A resampled clip is computed as its voices reach it (fill), not all at
+// once when it starts: a long wave's first play then costs the audio thread
+// a block's worth of filtering, not the whole wave's, which matters under
+// GOOS=js, where the mixer shares one thread with the page.
+type clip struct {
+	data   []float32
+	ch     int
+	frames int
+	done   int // frames of data computed so far
+	r      *resampler
+	// While filling: per channel the input, sanitized, with r.half zeros
+	// before and after it (copied from src as far as the filter has
+	// reached, padIn frames); nil once done.
+	pad   [2][]float32
+	src   *audio.PCM
+	padIn int
+}
+
+// fillAhead is the least a fill computes: fewer, larger steps.
+const fillAhead = 2048
+
+// fill makes sure frames [0, upTo) of data are computed.
+func (c *clip) fill(upTo int) {
+	if upTo <= c.done {
+		return
+	}
+	upTo = min(c.frames, max(upTo, c.done+fillAhead))
+	// Output frame j reads inputs up to floor(j·in/out) + half.
+	need := int(int64(upTo-1)*int64(c.r.in)/int64(c.r.out)) + c.r.half + 1
+	need = min(need, c.src.Frames())
+	for k := 0; k < c.ch; k++ {
+		pad := c.pad[k][c.r.half:]
+		for i := c.padIn; i < need; i++ {
+			pad[i] = sanitize(c.src.Samples[i*c.src.Channels+k])
+		}
+	}
+	c.padIn = max(c.padIn, need)
+	for k := 0; k < c.ch; k++ {
+		c.r.run(c.data[k:], c.ch, c.pad[k], c.done, upTo)
+	}
+	c.done = upTo
+	if c.done == c.frames {
+		c.pad, c.src = [2][]float32{}, nil
+	}
+}
+
+// bytes is the clip's size once computed (what the cache budgets; the
+// input copy a clip holds while filling is transient).
+func (c *clip) bytes() int64 { return int64(len(c.data)) * 4 }
+
+// convert makes the clip of p at the output rate (r nil when the rates are
+// equal: then it is a plain copy, done at once). Mono stays mono; a stereo
+// wave keeps its channels; of more channels the first two (front left,
+// front right in WAVEFORMATEX order) are kept. Input samples are sanitized
+// once, before filtering (as fill reaches them): NaN becomes 0 and the
+// rest is clamped to [-1, 1], so one bad sample cannot smear across the
+// filter.
+func convert(p *audio.PCM, r *resampler) *clip {
+	n := p.Frames()
+	ch := min(p.Channels, 2)
+	c := &clip{ch: ch, frames: n, done: n, r: r}
+	if r == nil {
+		c.data = make([]float32, n*ch)
+		for i := 0; i < n; i++ {
+			for k := 0; k < ch; k++ {
+				c.data[i*ch+k] = sanitize(p.Samples[i*p.Channels+k])
+			}
+		}
+		return c
+	}
+	c.frames, c.done, c.src = r.frames(n), 0, p
+	c.data = make([]float32, c.frames*ch)
+	for k := 0; k < ch; k++ {
+		c.pad[k] = make([]float32, n+2*r.half)
+	}
+	return c
+}
+
+// sanitize maps NaN to 0 and clamps to [-1, 1] (±Inf to ±1).
+func sanitize(v float32) float32 {
+	switch {
+	case v != v:
+		return 0
+	case v > 1:
+		return 1
+	case v < -1:
+		return -1
+	}
+	return v
+}
+
+func sinc(x float64) float64 {
+	if x == 0 {
+		return 1
+	}
+	return math.Sin(math.Pi*x) / (math.Pi * x)
+}
+
+// besselI0 is the modified Bessel function of the first kind, order 0, by
+// its power series (converges fast for the β·x ≤ 10 a Kaiser window needs).
+func besselI0(x float64) float64 {
+	sum, term := 1.0, 1.0
+	q := x * x / 4
+	for k := 1; k < 64; k++ {
+		term *= q / float64(k*k)
+		sum += term
+		if term < sum*1e-17 {
+			break
+		}
+	}
+	return sum
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

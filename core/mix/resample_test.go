@@ -1,0 +1,202 @@
+package mix
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"acambient/core/audio"
+)
+
+// tone is a mono sine of frequency f at rate, amplitude a, n frames.
+func tone(rate int, f, a float64, n int) *audio.PCM {
+	p := &audio.PCM{Rate: rate, Channels: 1, Samples: make([]float32, n)}
+	for i := range p.Samples {
+		p.Samples[i] = float32(a * math.Sin(2*math.Pi*f*float64(i)/float64(rate)))
+	}
+	return p
+}
+
+// fitSine fits y ≈ c·cos(ωi) + s·sin(ωi) by least squares (ω in radians a
+// sample) and returns the fitted amplitude and the RMS of what is left.
+func fitSine(y []float32, w float64) (amp, residual float64) {
+	var cc, cs, ss, yc, ys float64
+	for i, v := range y {
+		c, s := math.Cos(w*float64(i)), math.Sin(w*float64(i))
+		cc += c * c
+		cs += c * s
+		ss += s * s
+		yc += float64(v) * c
+		ys += float64(v) * s
+	}
+	det := cc*ss - cs*cs
+	a := (yc*ss - ys*cs) / det
+	b := (ys*cc - yc*cs) / det
+	var e float64
+	for i, v := range y {
+		d := float64(v) - a*math.Cos(w*float64(i)) - b*math.Sin(w*float64(i))
+		e += d * d
+	}
+	return math.Hypot(a, b), math.Sqrt(e / float64(len(y)))
+}
+
+func rms(y []float32) float64 {
+	var e float64
+	for _, v := range y {
+		e += float64(v) * float64(v)
+	}
+	return math.Sqrt(e / float64(len(y)))
+}
+
+func db(x float64) float64 { return 20 * math.Log10(x) }
+
+// TestResamplerSweep steps a sine through the input band and measures the
+// output: in the passband (to 0.9 × the lower Nyquist) the tone's level
+// within 0.1 dB of the input's, and everything else in the output (aliases,
+// images, filter noise) at least 60 dB below the tone; a tone above the
+// output's Nyquist (downsampling) comes out at least 60 dB down in total.
+func TestResamplerSweep(t *testing.T) {
+	for _, pair := range [][2]int{{22050, 48000}, {44100, 48000}, {11025, 48000}, {48000, 44100}, {8000, 48000}, {22222, 48000}} {
+		in, out := pair[0], pair[1]
+		t.Run(fmt.Sprintf("%d-%d", in, out), func(t *testing.T) {
+			r := newResampler(in, out)
+			nyLow := 0.5 * float64(min(in, out))
+			const amp = 0.5
+			worstPass, worstAlias, worstStop := 0.0, -999.0, -999.0
+			for i := 1; i <= 60; i++ {
+				f := 0.5 * float64(in) * float64(i) / 61 // up to 0.98 of the input's Nyquist
+				y := convertAll(tone(in, f, amp, in/4), r).data
+				y = y[len(y)/4 : 3*len(y)/4] // away from the zero-padded ends
+				w := 2 * math.Pi * f / float64(out)
+				switch {
+				case f <= passEdge*nyLow:
+					a, res := fitSine(y, w)
+					worstPass = max(worstPass, math.Abs(db(a/amp)))
+					worstAlias = max(worstAlias, db(res/(amp/math.Sqrt2)))
+				case f >= nyLow: // the output cannot carry it: all of it is alias
+					worstStop = max(worstStop, db(rms(y)/(amp/math.Sqrt2)))
+				default: // transition band: level free, nothing else may appear
+					_, res := fitSine(y, w)
+					worstAlias = max(worstAlias, db(res/(amp/math.Sqrt2)))
+				}
+			}
+			t.Logf("passband deviation %.4f dB, worst other content %.1f dB, worst stopband leak %.1f dB",
+				worstPass, worstAlias, worstStop)
+			if !(worstPass <= 0.1) {
+				t.Errorf("passband deviates %.3f dB (want ≤ 0.1)", worstPass)
+			}
+			if !(worstAlias <= -60 && worstStop <= -60) {
+				t.Errorf("aliases at %.1f dB, stopband at %.1f dB (want ≤ −60)", worstAlias, worstStop)
+			}
+		})
+	}
+}
+
+// TestResamplerLengthAndDC: the output has floor(n·out/in) frames, a
+// constant stays that constant (every phase row sums to 1) away from the
+// ends, and output frame j samples the input at j·in/out (an impulse at
+// input 147 lands on output 320 at 22050 → 48000).
+func TestResamplerLengthAndDC(t *testing.T) {
+	r := newResampler(22050, 48000)
+	if got := r.frames(22050); got != 48000 {
+		t.Errorf("frames(22050) = %d, want 48000", got)
+	}
+	if got := r.frames(1001); got != 1001*48000/22050 {
+		t.Errorf("frames(1001) = %d, want %d", got, 1001*48000/22050)
+	}
+	dc := &audio.PCM{Rate: 22050, Channels: 1, Samples: make([]float32, 2000)}
+	for i := range dc.Samples {
+		dc.Samples[i] = 0.25
+	}
+	c := convertAll(dc, r)
+	for j := 200; j < c.frames-200; j++ {
+		if d := math.Abs(float64(c.data[j]) - 0.25); d > 1e-6 {
+			t.Fatalf("DC frame %d = %v, want 0.25", j, c.data[j])
+		}
+	}
+	imp := &audio.PCM{Rate: 22050, Channels: 1, Samples: make([]float32, 400)}
+	imp.Samples[147] = 1
+	c = convertAll(imp, r)
+	peak := 0
+	for j := range c.data {
+		if math.Abs(float64(c.data[j])) > math.Abs(float64(c.data[peak])) {
+			peak = j
+		}
+	}
+	if peak != 320 {
+		t.Errorf("impulse at input 147 peaks at output %d, want 320", peak)
+	}
+}
+
+// TestConvertChannels: a stereo wave keeps its channels apart; a 4-channel
+// one keeps its first two; NaN and ±Inf input samples become finite.
+func TestConvertChannels(t *testing.T) {
+	r := newResampler(24000, 48000)
+	p := &audio.PCM{Rate: 24000, Channels: 4, Samples: make([]float32, 4*1000)}
+	for i := 0; i < 1000; i++ {
+		p.Samples[4*i], p.Samples[4*i+1], p.Samples[4*i+2], p.Samples[4*i+3] = 0.5, -0.25, 0.9, 0.9
+	}
+	p.Samples[4*500] = float32(math.NaN())
+	p.Samples[4*501+1] = float32(math.Inf(1))
+	c := convertAll(p, r)
+	if c.ch != 2 || c.frames != 2000 {
+		t.Fatalf("clip has %d channels, %d frames; want 2, 2000", c.ch, c.frames)
+	}
+	for j := 0; j < c.frames; j++ {
+		l, rr := c.data[2*j], c.data[2*j+1]
+		if math.IsNaN(float64(l)) || math.IsInf(float64(l), 0) || math.IsNaN(float64(rr)) || math.IsInf(float64(rr), 0) {
+			t.Fatalf("frame %d = %v, %v: not finite", j, l, rr)
+		}
+		if j > 200 && j < 800 && (math.Abs(float64(l)-0.5) > 1e-5 || math.Abs(float64(rr)+0.25) > 1e-5) {
+			t.Fatalf("frame %d = %v, %v; want 0.5, -0.25", j, l, rr)
+		}
+	}
+	// The identity path (equal rates) sanitizes too.
+	c = convert(&audio.PCM{Rate: 48000, Channels: 1, Samples: []float32{float32(math.NaN()), 2, -3, 0.5}}, nil)
+	if want := []float32{0, 1, -1, 0.5}; fmt.Sprint(c.data) != fmt.Sprint(want) {
+		t.Errorf("identity convert = %v, want %v", c.data, want)
+	}
+}
+
+// convertAll is convert with every frame computed.
+func convertAll(p *audio.PCM, r *resampler) *clip {
+	c := convert(p, r)
+	c.fill(c.frames)
+	return c
+}
+
+// TestClipFillsInSteps: a clip computed a little at a time, in any steps,
+// equals the clip computed at once, and lets go of its input when done.
+func TestClipFillsInSteps(t *testing.T) {
+	p := tone(22050, 1234, 0.8, 30001)
+	r := newResampler(22050, 48000)
+	whole := convertAll(p, r)
+	c := convert(p, r)
+	for _, up := range []int{1, 1, 5000, 4999, 17, 60000, c.frames} {
+		c.fill(up)
+		if c.done < min(up, c.frames) {
+			t.Fatalf("fill(%d) left done at %d", up, c.done)
+		}
+	}
+	if !equal(c.data, whole.data) {
+		t.Error("stepwise fill differs from the whole")
+	}
+	if c.pad[0] != nil {
+		t.Error("a finished clip still holds its input")
+	}
+}
+
+func BenchmarkResample(b *testing.B) {
+	for _, pair := range [][2]int{{22050, 48000}, {44100, 48000}, {48000, 44100}, {22222, 48000}} {
+		b.Run(fmt.Sprintf("%d-%d", pair[0], pair[1]), func(b *testing.B) {
+			p := tone(pair[0], 440, 0.5, pair[0]) // one second
+			r := newResampler(pair[0], pair[1])
+			b.SetBytes(int64(4 * pair[1])) // output bytes per op
+			b.ReportAllocs()
+			for b.Loop() {
+				convertAll(p, r)
+			}
+			b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N)*1e3, "ms/s-of-audio")
+		})
+	}
+}

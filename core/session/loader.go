@@ -1,0 +1,533 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"acambient/core/ambient"
+	"acambient/core/audio"
+	"acambient/core/dat"
+	"acambient/core/world"
+	"acambient/datfetch"
+)
+
+// loader holds the records a host has fetched and fetches more. It is the
+// engine's Land and Library. Its methods are safe for concurrent use: the
+// page's loads run in the background while the frame loop reads.
+type loader struct {
+	portal, cell datfetch.Source
+	region       *dat.Region
+	tableOf      func(word uint16) (uint32, bool) // the engine's chain (ambient.Engine.TableOf)
+	onError      func(error)
+
+	mu     sync.Mutex
+	blocks map[uint32]*dat.LandBlock // by landblock id; nil value = known missing
+	cells  map[uint32]*dat.EnvCell   // by EnvCell id; nil value = known missing
+	tables map[uint32]tableEntry     // by SoundTable id
+	waves  map[uint32]waveEntry      // by Wave id
+	gen    uint64                    // bumped whenever a record becomes known
+	stats  Stats
+	asked  int // Pending answers given to the engine (tests: a complete load gives none)
+}
+
+type tableEntry struct {
+	table  *dat.SoundTable
+	status ambient.Status
+}
+
+type waveEntry struct {
+	pcm   *audio.PCM // nil when missing or undecodable
+	bytes int64      // what the decoded samples cost
+}
+
+// Stats counts what the host fetched and what it holds.
+type Stats struct {
+	Records   int   `json:"records"`   // records fetched
+	Bytes     int64 `json:"bytes"`     // their bytes
+	Failed    int   `json:"failed"`    // failed fetches and bad records
+	Pending   int   `json:"pending"`   // fetches in flight
+	HeldBytes int64 `json:"heldBytes"` // decoded wave samples held
+}
+
+// parallelFetches bounds the fetches in flight: enough to hide HTTP latency,
+// few enough not to flood a small server.
+const parallelFetches = 8
+
+func newLoader(portal, cell datfetch.Source, region *dat.Region) *loader {
+	return &loader{
+		portal: portal,
+		cell:   cell,
+		region: region,
+		blocks: map[uint32]*dat.LandBlock{},
+		cells:  map[uint32]*dat.EnvCell{},
+		tables: map[uint32]tableEntry{},
+		waves:  map[uint32]waveEntry{},
+	}
+}
+
+// loadRegion fetches and decodes the region. A missing or malformed region is
+// fatal: without it there is no ambient data at all.
+func loadRegion(ctx context.Context, portal datfetch.Source) (*dat.Region, int, error) {
+	b, err := portal.Get(ctx, dat.RegionID)
+	if err != nil {
+		return nil, 0, fmt.Errorf("region 0x%08X: %w", uint32(dat.RegionID), err)
+	}
+	r, err := dat.DecodeRegion(dat.RegionID, b)
+	return r, len(b), err
+}
+
+// need is what a rebuild at a position reads: the landblocks of its ring (and
+// of a prefetched ring), the EnvCell when indoors.
+type need struct {
+	blocks []uint32
+	cell   uint32 // 0 outdoors
+}
+
+// needAt lists what a rebuild at pos reads (ambient.Ring: the engine's own
+// walk), plus the rings of the blocks in extra (prefetch).
+func needAt(pos world.Position, extra ...uint32) need {
+	var n need
+	seen := map[uint32]bool{}
+	for _, objcell := range append([]uint32{pos.ObjCellID}, extra...) {
+		for _, b := range ambient.Ring(objcell) {
+			if id := world.LandBlockID(b[0], b[1]); !seen[id] {
+				seen[id] = true
+				n.blocks = append(n.blocks, id)
+			}
+		}
+	}
+	if !world.IsOutdoor(pos.ObjCellID) {
+		n.cell = pos.ObjCellID
+	}
+	return n
+}
+
+// load fetches every record of n not yet known: landblocks and the EnvCell,
+// then the SoundTables their terrain names, then those tables' waves. Records
+// already known (found or missing) are not fetched again; a failed fetch
+// leaves its record unknown, so the next load asks again.
+func (l *loader) load(ctx context.Context, n need) {
+	l.fetchAll(ctx, l.cell, unknown(l, n.blocks, l.blocks), l.storeBlock)
+	if n.cell != 0 {
+		l.fetchAll(ctx, l.cell, unknown(l, []uint32{n.cell}, l.cells), l.storeCell)
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	l.fetchAll(ctx, l.portal, l.neededTables(n.blocks), l.storeTable)
+	if ctx.Err() != nil {
+		return
+	}
+	l.fetchAll(ctx, l.portal, l.neededWaves(n.blocks), l.storeWave)
+	l.mu.Lock()
+	// A table counts as loaded only once its waves are decoded (architecture.md).
+	for id, e := range l.tables {
+		if e.status == ambient.Pending && e.table != nil && l.wavesKnownLocked(e.table) {
+			l.tables[id] = tableEntry{e.table, ambient.Loaded}
+			l.gen++
+		}
+	}
+	l.mu.Unlock()
+}
+
+// complete reports whether every record a rebuild for n reads is known, so
+// that the rebuild equals what retail computes with everything on disk.
+func (l *loader) complete(n need) bool {
+	if len(unknown(l, n.blocks, l.blocks)) > 0 {
+		return false
+	}
+	if n.cell != 0 && len(unknown(l, []uint32{n.cell}, l.cells)) > 0 {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, id := range l.tablesOfLocked(n.blocks) {
+		if e, ok := l.tables[id]; !ok || e.status == ambient.Pending {
+			return false
+		}
+	}
+	return true
+}
+
+// generation changes whenever a record becomes known.
+func (l *loader) generation() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.gen
+}
+
+// evict drops what no rebuild near the player reads and the engine does not
+// hold: landblocks and cells outside keep, tables outside tables, and the
+// waves only those tables named. Retail keeps a table until
+// ReleaseSoundTables drops it and reloads it from disk when it is needed
+// again; the record sources' own caches make such a reload cheap here.
+func (l *loader) evict(keep need, held map[uint32]bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	keepBlocks := map[uint32]bool{}
+	for _, id := range keep.blocks {
+		keepBlocks[id] = true
+	}
+	for id := range l.blocks {
+		if !keepBlocks[id] {
+			delete(l.blocks, id)
+		}
+	}
+	for id := range l.cells {
+		if id != keep.cell {
+			delete(l.cells, id)
+		}
+	}
+	liveTables := map[uint32]bool{}
+	for id := range held {
+		liveTables[id] = true
+	}
+	for _, id := range l.tablesOfLocked(keep.blocks) {
+		liveTables[id] = true
+	}
+	liveWaves := map[uint32]bool{}
+	for id, e := range l.tables {
+		if !liveTables[id] {
+			delete(l.tables, id)
+			continue
+		}
+		if e.table != nil {
+			for _, w := range e.table.WaveIDs() {
+				liveWaves[w] = true
+			}
+		}
+	}
+	for id, w := range l.waves {
+		if !liveWaves[id] {
+			l.stats.HeldBytes -= w.bytes
+			delete(l.waves, id)
+		}
+	}
+}
+
+// resolveZ fills in the terrain height of a position given by map
+// coordinates (contracts §1.1: "z is the terrain height there").
+func (l *loader) resolveZ(ctx context.Context, sp *world.Spec) error {
+	if !sp.NeedsZ {
+		return nil
+	}
+	id := sp.Pos.ObjCellID | 0xFFFF
+	lb, err := l.block(ctx, id)
+	if err != nil {
+		return fmt.Errorf("terrain height at 0x%08X: %w", sp.Pos.ObjCellID, err)
+	}
+	z, err := world.TerrainZ(l.region, lb, sp.Pos.X, sp.Pos.Y)
+	if err != nil {
+		return err
+	}
+	sp.Pos.Z, sp.NeedsZ = z, false
+	return nil
+}
+
+// block fetches one landblock now (for a position's terrain height).
+func (l *loader) block(ctx context.Context, id uint32) (*dat.LandBlock, error) {
+	l.fetchAll(ctx, l.cell, unknown(l, []uint32{id}, l.blocks), l.storeBlock)
+	l.mu.Lock()
+	lb, known := l.blocks[id]
+	l.mu.Unlock()
+	switch {
+	case lb != nil:
+		return lb, nil
+	case known:
+		return nil, fmt.Errorf("landblock 0x%08X is missing", id)
+	default:
+		return nil, fmt.Errorf("landblock 0x%08X could not be fetched", id)
+	}
+}
+
+// envCell fetches one EnvCell now (to check that a position exists).
+func (l *loader) envCell(ctx context.Context, id uint32) (*dat.EnvCell, bool) {
+	l.fetchAll(ctx, l.cell, unknown(l, []uint32{id}, l.cells), l.storeCell)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c, known := l.cells[id]
+	return c, known
+}
+
+func (l *loader) pcm(id uint32) *audio.PCM {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.waves[id].pcm
+}
+
+func (l *loader) retained(id uint32) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, ok := l.waves[id]
+	return ok
+}
+
+func (l *loader) snapshot() Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stats
+}
+
+// ---- ambient.Land and ambient.Library ----
+
+func (l *loader) LandBlock(bx, by int) *dat.LandBlock {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.blocks[world.LandBlockID(bx, by)]
+}
+
+func (l *loader) EnvCell(id uint32) *dat.EnvCell {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cells[id]
+}
+
+func (l *loader) SoundTable(id uint32) (*dat.SoundTable, ambient.Status) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.tables[id]
+	if !ok || e.status == ambient.Pending {
+		l.asked++
+	}
+	if !ok {
+		return nil, ambient.Pending
+	}
+	return e.table, e.status
+}
+
+func (l *loader) pendingAnswers() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.asked
+}
+
+func (l *loader) Wave(id uint32) (float64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.waves[id].pcm
+	if p == nil {
+		return 0, false
+	}
+	return p.Duration(), true
+}
+
+// ---- fetching ----
+
+// unknown returns the ids not yet in known.
+func unknown[T any](l *loader, ids []uint32, known map[uint32]T) []uint32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []uint32
+	for _, id := range ids {
+		if _, ok := known[id]; !ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// tablesOfLocked lists the SoundTables the terrain of the known landblocks
+// among blockIDs names, through the engine's own chain (CRegionDesc::
+// GetSTBDesc loads a cell's table before AddSound's distance test, so every
+// table the ring names is read).
+func (l *loader) tablesOfLocked(blockIDs []uint32) []uint32 {
+	seen := map[uint32]bool{}
+	var out []uint32
+	for _, bid := range blockIDs {
+		lb := l.blocks[bid]
+		if lb == nil {
+			continue
+		}
+		for _, w := range lb.Terrain {
+			if id, ok := l.tableOf(w); ok && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// neededTables lists the tables named by blockIDs that are not yet fetched.
+func (l *loader) neededTables(blockIDs []uint32) []uint32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []uint32
+	for _, id := range l.tablesOfLocked(blockIDs) {
+		if e, known := l.tables[id]; !known || (e.status == ambient.Pending && e.table == nil) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// neededWaves lists the waves named by the fetched tables of blockIDs, not
+// yet known.
+func (l *loader) neededWaves(blockIDs []uint32) []uint32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	seen := map[uint32]bool{}
+	var out []uint32
+	for _, tid := range l.tablesOfLocked(blockIDs) {
+		e := l.tables[tid]
+		if e.table == nil {
+			continue
+		}
+		for _, id := range e.table.WaveIDs() {
+			if _, known := l.waves[id]; !known && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+func (l *loader) wavesKnownLocked(t *dat.SoundTable) bool {
+	for _, id := range t.WaveIDs() {
+		if _, ok := l.waves[id]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// fetchAll gets ids from src, at most parallelFetches at once, and hands
+// each result to store, which decodes outside the loader's lock and takes
+// it only to record the result.
+func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32,
+	store func(id uint32, b []byte, err error)) {
+	if len(ids) == 0 {
+		return
+	}
+	sem := make(chan struct{}, parallelFetches)
+	var wg sync.WaitGroup
+	l.mu.Lock()
+	l.stats.Pending += len(ids)
+	l.mu.Unlock()
+	for _, id := range ids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(id uint32) {
+			defer func() { <-sem; wg.Done() }()
+			b, err := src.Get(ctx, id)
+			l.mu.Lock()
+			l.stats.Pending--
+			if err == nil {
+				l.stats.Records++
+				l.stats.Bytes += int64(len(b))
+			}
+			l.mu.Unlock()
+			store(id, b, err)
+		}(id)
+	}
+	wg.Wait()
+}
+
+// report passes a non-fatal problem on.
+func (l *loader) report(err error) {
+	l.mu.Lock()
+	l.stats.Failed++
+	l.mu.Unlock()
+	if l.onError != nil {
+		l.onError(err)
+	}
+}
+
+// set records a fetch result under the loader's lock.
+func set[T any](l *loader, m map[uint32]T, id uint32, v T) {
+	l.mu.Lock()
+	m[id] = v
+	l.gen++
+	l.mu.Unlock()
+}
+
+// transient is a failure that a later fetch may not repeat (network, ctx):
+// such a record stays unknown so that the next load asks again.
+func transient(err error) bool {
+	return err != nil && !errors.Is(err, datfetch.ErrNotFound)
+}
+
+func (l *loader) storeBlock(id uint32, b []byte, err error) {
+	if err != nil {
+		if transient(err) {
+			l.report(fmt.Errorf("landblock 0x%08X: %w", id, err))
+			return
+		}
+		set(l, l.blocks, id, nil)
+		return
+	}
+	lb, err := dat.DecodeLandBlock(id, b)
+	if err != nil {
+		l.report(err)
+	}
+	set(l, l.blocks, id, lb) // nil when malformed: skipped, as a missing one
+}
+
+func (l *loader) storeCell(id uint32, b []byte, err error) {
+	if err != nil {
+		if transient(err) {
+			l.report(fmt.Errorf("envcell 0x%08X: %w", id, err))
+			return
+		}
+		set(l, l.cells, id, nil)
+		return
+	}
+	c, err := dat.DecodeEnvCell(id, b)
+	if err != nil {
+		l.report(err)
+	}
+	set(l, l.cells, id, c)
+}
+
+// storeTable: a missing or malformed table is retail's stb_not_found
+// (DBObj::Get fails either way); a failed fetch stays Pending.
+func (l *loader) storeTable(id uint32, b []byte, err error) {
+	if err != nil {
+		if transient(err) {
+			l.report(fmt.Errorf("soundtable 0x%08X: %w", id, err))
+			return
+		}
+		set(l, l.tables, id, tableEntry{status: ambient.NotFound})
+		return
+	}
+	t, err := dat.DecodeSoundTable(id, b)
+	if err != nil {
+		l.report(err)
+		set(l, l.tables, id, tableEntry{status: ambient.NotFound})
+		return
+	}
+	set(l, l.tables, id, tableEntry{table: t, status: ambient.Pending})
+}
+
+// storeWave decodes the wave now, as retail's SoundTableData::UnPack creates
+// every buffer when its table loads; one that fails plays as "noWave".
+func (l *loader) storeWave(id uint32, b []byte, err error) {
+	if err != nil {
+		if transient(err) {
+			l.report(fmt.Errorf("wave 0x%08X: %w", id, err))
+			return
+		}
+		set(l, l.waves, id, waveEntry{})
+		return
+	}
+	w, err := dat.DecodeWave(id, b)
+	if err == nil {
+		var p *audio.PCM
+		if p, err = audio.Decode(w); err == nil {
+			e := waveEntry{pcm: p, bytes: 4 * int64(len(p.Samples))}
+			l.mu.Lock()
+			if old, ok := l.waves[id]; ok {
+				l.stats.HeldBytes -= old.bytes
+			}
+			l.stats.HeldBytes += e.bytes
+			l.mu.Unlock()
+			set(l, l.waves, id, e)
+			return
+		}
+	}
+	l.report(err)
+	set(l, l.waves, id, waveEntry{})
+}

@@ -1,0 +1,138 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"acambient/core/ambient"
+	"acambient/core/audio"
+	"acambient/core/world"
+)
+
+// Walk is a host driven along a scripted path (contracts §1.1 `-path`):
+// before each tick it applies the steps due by then. It is what `trace` and
+// `render` tick, so both see the listener move at the same instants.
+type Walk struct {
+	*Host
+	steps []Step
+	next  int
+}
+
+// Step is one resolved line of a path: at T the player and/or camera move.
+type Step struct {
+	T       float64
+	Player  *world.Position
+	Camera  *world.Position
+	Heading float64
+}
+
+// pathLine is one JSON line of a -path file.
+type pathLine struct {
+	T      *float64 `json:"t"`
+	Player string   `json:"player"`
+	Camera string   `json:"camera"`
+}
+
+// NewWalk resolves a start position (player, camera: POS text, either may be
+// empty) and the path's JSON lines (r may be nil) against h. A player must be
+// given by the start or by a step at t = 0.
+func NewWalk(h *Host, player, camera string, r io.Reader, name string) (*Walk, error) {
+	w := &Walk{Host: h}
+	start := Step{}
+	var err error
+	if start.Player, _, err = h.resolveOpt(player); err != nil {
+		return nil, fmt.Errorf("-player: %w", err)
+	}
+	if start.Camera, start.Heading, err = h.resolveOpt(camera); err != nil {
+		return nil, fmt.Errorf("-camera: %w", err)
+	}
+	w.steps = append(w.steps, start)
+	if r != nil {
+		steps, err := h.readPath(r, name)
+		if err != nil {
+			return nil, err
+		}
+		w.steps = append(w.steps, steps...)
+	}
+	sort.SliceStable(w.steps, func(i, j int) bool { return w.steps[i].T < w.steps[j].T })
+	w.apply(0)
+	if w.Host.player == nil {
+		return nil, errors.New("want -player POS (or a -path line at t=0 with a player)")
+	}
+	return w, nil
+}
+
+// Tick applies the steps due by now, then ticks the host.
+func (w *Walk) Tick(now float64) []ambient.Event {
+	w.apply(now)
+	return w.Host.Tick(now)
+}
+
+// PCM and Retained are the host's (the mixer's Host interface).
+func (w *Walk) PCM(wave uint32) *audio.PCM { return w.Host.PCM(wave) }
+func (w *Walk) Retained(wave uint32) bool  { return w.Host.Retained(wave) }
+
+func (w *Walk) apply(now float64) {
+	for w.next < len(w.steps) && w.steps[w.next].T <= now {
+		st := w.steps[w.next]
+		w.next++
+		if st.Player != nil {
+			w.Host.Move(*st.Player)
+		}
+		if st.Camera != nil {
+			w.Host.SetCamera(*st.Camera, st.Heading)
+		}
+	}
+}
+
+// resolveOpt resolves a POS that may be empty.
+func (h *Host) resolveOpt(text string) (*world.Position, float64, error) {
+	if text == "" {
+		return nil, 0, nil
+	}
+	sp, err := h.Resolve(text)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &sp.Pos, sp.Heading, nil
+}
+
+// readPath reads and resolves a path's JSON lines.
+func (h *Host) readPath(r io.Reader, name string) ([]Step, error) {
+	var steps []Step
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var pl pathLine
+		if err := json.Unmarshal(line, &pl); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", name, n, err)
+		}
+		st := Step{}
+		if pl.T != nil {
+			st.T = *pl.T
+		}
+		if !(st.T >= 0) {
+			return nil, fmt.Errorf("%s line %d: want \"t\": seconds ≥ 0", name, n)
+		}
+		var err error
+		if st.Player, _, err = h.resolveOpt(pl.Player); err != nil {
+			return nil, fmt.Errorf("%s line %d: player: %w", name, n, err)
+		}
+		if st.Camera, st.Heading, err = h.resolveOpt(pl.Camera); err != nil {
+			return nil, fmt.Errorf("%s line %d: camera: %w", name, n, err)
+		}
+		steps = append(steps, st)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return steps, nil
+}

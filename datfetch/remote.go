@@ -1,0 +1,569 @@
+package datfetch
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc64"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"acambient/core/dat"
+)
+
+// Defaults of HTTPOptions' zero values.
+const (
+	DefaultRetries        = 3
+	DefaultBackoff        = 200 * time.Millisecond
+	DefaultCacheBytes     = 64 << 20
+	DefaultMaxRecordBytes = 32 << 20 // the largest EoR record (a Wave) is well under 2 MiB
+	// DefaultIdleTimeout bounds how long one request may go without a byte
+	// arriving, headers included: a server that stalls mid-body fails after
+	// it and the request is retried.
+	DefaultIdleTimeout = 15 * time.Second
+
+	maxBackoff = 10 * time.Second
+	// maxRetryAfter is the longest Retry-After (429, 503) waited out; a
+	// server asking for more is given up on rather than blocking a load.
+	maxRetryAfter   = 60 * time.Second
+	maxListingBytes = 64 << 20 // 805 348 cell ids × 11 bytes ≈ 8.9 MB; one JSON Lines page of 10 000 ≈ 1.3 MB
+
+	// listingPage is the limit asked of a paged (acdatservice) listing: its
+	// default page size; its maximum is 100 000.
+	listingPage = 10000
+)
+
+// Response is one answer as a Transport hands it over, its body unread.
+type Response struct {
+	Status int
+	// ContentLength is the body's length in bytes as it will be read, or -1
+	// when unknown (none sent, or the transport decodes a Content-Encoding).
+	ContentLength int64
+	// Header holds the answer's headers by lower-case name, first value only.
+	Header map[string]string
+	Body   io.ReadCloser
+}
+
+func (r *Response) header(name string) string { return r.Header[name] }
+
+// Transport sends one GET for url and returns the answer. It follows
+// redirects itself. An error wrapping ErrPermanent (a redirect loop, a URL
+// that does not parse) is not retried; any other error counts as a network
+// failure and is retried. ctx governs the whole exchange, Body reads
+// included: cancelling it must abort a pending read.
+type Transport func(ctx context.Context, url string) (*Response, error)
+
+// ErrPermanent marks a transport error that retrying cannot cure.
+var ErrPermanent = errors.New("permanent failure")
+
+// HTTPOptions tunes an HTTP source. The zero value is usable.
+type HTTPOptions struct {
+	// Transport sends the requests: nil is the platform's own, net/http
+	// natively and the browser's fetch under GOOS=js.
+	Transport Transport
+
+	// Retries is how many times a network error, a stall, a damaged body, a
+	// 429 or a 5xx is retried after the first attempt: 0 means
+	// DefaultRetries, negative means never.
+	Retries int
+	// Backoff is the first retry's delay; each further retry doubles it (capped
+	// at 10 s), with up to 50% random jitter so that many clients don't retry in
+	// step. 0 means DefaultBackoff. A Retry-After (seconds or an HTTP date)
+	// wins when longer, up to 60 s; a server asking for more is given up on.
+	Backoff time.Duration
+	// IdleTimeout fails an attempt that receives nothing for this long: 0
+	// means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// CacheBytes bounds the LRU cache of records: 0 means DefaultCacheBytes,
+	// negative disables the cache.
+	CacheBytes int64
+	// MaxRecordBytes bounds a record's body and, for a compressed record, its
+	// declared uncompressed size: 0 means DefaultMaxRecordBytes. A larger
+	// answer is an error, not retried.
+	MaxRecordBytes int64
+}
+
+// HTTP is a Source (and Lister) reading records from a dat server, a static
+// export (contracts §2) or an acdatservice deployment: GET base+"0x%08X". It
+// retries transient failures, sends one request per id however many callers
+// wait for it, checks what arrives (length, our server's ETag, the DID) and
+// keeps an LRU cache of verified record bytes. A record that arrives as
+// stored in a dat, compressed (acdatservice serves it so), is inflated. Safe
+// for concurrent use; on GOOS=js call it from a goroutine, never from a
+// JavaScript callback, since it blocks on promises.
+type HTTP struct {
+	base    string
+	tr      Transport
+	retries int
+	backoff time.Duration
+	idle    time.Duration
+	maxRec  int64
+
+	flights flightGroup
+	cache   *Cache[[]byte]
+}
+
+// NewHTTP returns a source for base, e.g. "http://host/files/",
+// "http://host/cell/files/" or "https://host/dats/portal/files/"; a missing
+// trailing slash is added.
+func NewHTTP(base string, opt HTTPOptions) *HTTP {
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	h := &HTTP{base: base, tr: opt.Transport, retries: opt.Retries, backoff: opt.Backoff,
+		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes}
+	if h.tr == nil {
+		h.tr = defaultTransport()
+	}
+	switch {
+	case h.retries == 0:
+		h.retries = DefaultRetries
+	case h.retries < 0:
+		h.retries = 0
+	}
+	if h.backoff <= 0 {
+		h.backoff = DefaultBackoff
+	}
+	if h.idle <= 0 {
+		h.idle = DefaultIdleTimeout
+	}
+	if h.maxRec <= 0 {
+		h.maxRec = DefaultMaxRecordBytes
+	}
+	switch {
+	case opt.CacheBytes == 0:
+		h.cache = NewCache(DefaultCacheBytes, ByteLen)
+	case opt.CacheBytes > 0:
+		h.cache = NewCache(opt.CacheBytes, ByteLen)
+	}
+	return h
+}
+
+// Get returns the record's bytes, which start with the DID id (CheckDID). A 404
+// is ErrNotFound, retail's "not found", and is never retried.
+func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if b, ok := h.cache.Get(id); ok {
+		return b, nil
+	}
+	return h.flights.do(ctx, id, func(fctx context.Context) ([]byte, error) {
+		// A caller that joined just after the previous flight finished finds the
+		// record cached rather than asking again.
+		if b, ok := h.cache.Get(id); ok {
+			return b, nil
+		}
+		url := h.base + fmt.Sprintf("0x%08X", id)
+		b, err := h.fetch(fctx, url, h.maxRec)
+		if err != nil {
+			if errors.Is(err, errStatus404) {
+				return nil, fmt.Errorf("%w (%s answered 404)", NotFound(id), url)
+			}
+			return nil, err
+		}
+		if b, err = h.record(id, b); err != nil {
+			return nil, fmt.Errorf("%s: %w", url, err)
+		}
+		h.cache.Put(id, b)
+		return b, nil
+	})
+}
+
+// record checks that b is record id: it starts with the DID, or it is the
+// record as a dat stores it compressed (spec §1.5: u32 uncompressed size,
+// then a zlib stream), which acdatservice serves without inflating.
+func (h *HTTP) record(id uint32, b []byte) ([]byte, error) {
+	didErr := CheckDID(id, b)
+	if didErr == nil || !looksCompressed(b) {
+		return b, didErr
+	}
+	out, err := inflateStored(b, h.maxRec)
+	if err != nil {
+		return nil, fmt.Errorf("%v, and as a compressed record (u32 size + zlib) it does not inflate: %w", didErr, err)
+	}
+	if err := CheckDID(id, out); err != nil {
+		return nil, fmt.Errorf("inflated from %d stored bytes: %w", len(b), err)
+	}
+	return out, nil
+}
+
+// looksCompressed reports whether b can be a compressed record: long enough
+// for retail to have compressed it, and a zlib header (RFC 1950 §2.2:
+// deflate, a window of at most 32 KiB, no preset dictionary, the check bits)
+// after the u32 size.
+func looksCompressed(b []byte) bool {
+	if len(b) < minCompressed {
+		return false
+	}
+	cmf, flg := b[4], b[5]
+	return cmf&0x0F == 8 && cmf>>4 <= 7 && flg&0x20 == 0 && (uint16(cmf)<<8|uint16(flg))%31 == 0
+}
+
+// inflateStored inflates a compressed record under the source's size cap,
+// with the dat reader's decoder (inflate) so both refuse the same records.
+func inflateStored(b []byte, limit int64) ([]byte, error) {
+	want := binary.LittleEndian.Uint32(b)
+	if int64(want) > limit {
+		return nil, fmt.Errorf("declared uncompressed size %d exceeds the %d-byte limit", want, limit)
+	}
+	if most := uint64(len(b)-4) * zlibMaxRatio; uint64(want) > most {
+		return nil, fmt.Errorf("declared uncompressed size %d exceeds what %d stored bytes can inflate to", want, len(b)-4)
+	}
+	return inflate(b, want)
+}
+
+// IDs returns the ids of the listing at base without its trailing slash: our
+// server's /files and /cell/files (ids one a line), or acdatservice's
+// /dats/{dat}/files (JSON Lines of entry metadata, paged by limit and offset,
+// followed here page by page). A static export has no such route (a file
+// and a folder cannot share the name), and a static host answers it with a
+// 404, an HTML folder listing, or (a bucket that may not be listed) a 403;
+// then IDs reads base+"index.txt", where export writes the listing and which
+// serve answers too. The result is ascending, without repeats.
+func (h *HTTP) IDs(ctx context.Context) ([]uint32, error) {
+	root := strings.TrimSuffix(h.base, "/")
+	var ids []uint32
+	for offset := 0; ; {
+		url := fmt.Sprintf("%s?limit=%d&offset=%d", root, listingPage, offset)
+		b, err := h.fetch(ctx, url, maxListingBytes)
+		if offset == 0 && (errors.Is(err, errStatus404) || errors.Is(err, errStatus403) || (err == nil && looksLikeHTML(b))) {
+			url = h.base + "index.txt"
+			if b, err = h.fetch(ctx, url, maxListingBytes); err != nil {
+				return nil, err
+			}
+			return parseListing(url, b)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !isJSONLines(b) {
+			if offset == 0 {
+				return parseListing(url, b)
+			}
+			return nil, fmt.Errorf("%s: page at offset %d is not JSON Lines like the first", url, offset)
+		}
+		page, err := parseJSONLines(url, b)
+		if err != nil {
+			return nil, err
+		}
+		// A server that ignores offset would hand the first page forever.
+		if offset > 0 && len(page) > 0 && len(ids) > 0 && page[0] == ids[0] {
+			return nil, fmt.Errorf("%s: the page at offset %d repeats the first: the server ignores offset", url, offset)
+		}
+		ids = append(ids, page...)
+		if len(page) < listingPage {
+			break
+		}
+		offset += len(page)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}
+
+func looksLikeHTML(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '<'
+}
+
+func isJSONLines(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
+}
+
+// errStatus404 and errStatus403 mark those answers inside fetch's errors.
+var (
+	errStatus404 = errors.New("404 Not Found")
+	errStatus403 = errors.New("403 Forbidden")
+)
+
+// errStalled is the cause of an attempt's cancellation by the idle timer.
+var errStalled = errors.New("stalled")
+
+// fetch GETs url, retrying network errors, stalls, damaged bodies, 429 and
+// 5xx with backoff; it bounds the body at limit bytes.
+func (h *HTTP) fetch(ctx context.Context, url string, limit int64) ([]byte, error) {
+	delay := h.backoff
+	for attempt := 0; ; attempt++ {
+		b, retryAfter, err := h.fetchOnce(ctx, url, limit)
+		if err == nil {
+			return b, nil
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: %w", url, ctx.Err())
+		}
+		var te *transientError
+		if !errors.As(err, &te) {
+			return nil, err
+		}
+		if attempt >= h.retries {
+			return nil, fmt.Errorf("giving up after %d attempts: %w", attempt+1, te.err)
+		}
+		if retryAfter > maxRetryAfter {
+			return nil, fmt.Errorf("%w; the server asks to retry after %v, more than the %v waited", te.err, retryAfter, maxRetryAfter)
+		}
+		wait := delay/2 + rand.N(delay/2+1)
+		if retryAfter > wait {
+			wait = retryAfter
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%s: %w (last attempt: %v)", url, ctx.Err(), te.err)
+		case <-t.C:
+		}
+		delay = min(2*delay, maxBackoff)
+	}
+}
+
+// transientError is a failure worth retrying.
+type transientError struct{ err error }
+
+func (e *transientError) Error() string { return e.err.Error() }
+func (e *transientError) Unwrap() error { return e.err }
+
+// fetchOnce makes one attempt. An idle timer, reset by every byte that
+// arrives, cancels the attempt when the server goes quiet.
+func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []byte, retryAfter time.Duration, err error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := time.AfterFunc(h.idle, func() { cancel(errStalled) })
+	defer idle.Stop()
+	stalled := func(what string, n int) error {
+		return &transientError{fmt.Errorf("%s: no byte for %v %s (after %d bytes)", url, h.idle, what, n)}
+	}
+
+	resp, err := h.tr(actx, url)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return nil, 0, ctx.Err()
+		case errors.Is(context.Cause(actx), errStalled):
+			return nil, 0, stalled("waiting for the answer", 0)
+		case errors.Is(err, ErrPermanent):
+			return nil, 0, fmt.Errorf("%s: %w", url, err)
+		}
+		return nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
+	}
+	defer resp.Body.Close()
+	switch s := resp.Status; {
+	case s == 200:
+	case s == 404:
+		return nil, 0, fmt.Errorf("%s: %w", url, errStatus404)
+	case s == 403:
+		return nil, 0, fmt.Errorf("%s: %w", url, errStatus403)
+	case s == 429 || s >= 500:
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // let the connection be reused
+		return nil, parseRetryAfter(resp.header("retry-after"), time.Now()),
+			&transientError{fmt.Errorf("%s: status %d", url, s)}
+	default:
+		return nil, 0, fmt.Errorf("%s: status %d", url, s)
+	}
+	if resp.ContentLength > limit {
+		return nil, 0, fmt.Errorf("%s: body of %d bytes exceeds the %d-byte limit", url, resp.ContentLength, limit)
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength)) // bounded by limit just above
+	}
+	idle.Reset(h.idle)
+	n, err := buf.ReadFrom(io.LimitReader(progressReader{resp.Body, func() { idle.Reset(h.idle) }}, limit+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+		if errors.Is(context.Cause(actx), errStalled) {
+			return nil, 0, stalled("mid-body", int(n))
+		}
+		return nil, 0, &transientError{fmt.Errorf("%s: reading body after %d bytes: %w", url, n, err)}
+	}
+	if n > limit {
+		return nil, 0, fmt.Errorf("%s: body exceeds the %d-byte limit", url, limit)
+	}
+	b := buf.Bytes()
+	// A damaged transfer is worth another try: the server's bytes are fine,
+	// the way here was not.
+	if resp.ContentLength >= 0 && n != resp.ContentLength {
+		return nil, 0, &transientError{fmt.Errorf("%s: body of %d bytes, Content-Length %d", url, n, resp.ContentLength)}
+	}
+	if err := checkETag(resp.header("etag"), b); err != nil {
+		return nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
+	}
+	return b, 0, nil
+}
+
+// progressReader calls tick after every read that brought bytes.
+type progressReader struct {
+	r    io.Reader
+	tick func()
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.tick()
+	}
+	return n, err
+}
+
+var crcTable = crc64.MakeTable(crc64.ECMA)
+
+// checkETag verifies body against an ETag of the form our server sends
+// (server/records.go bytesETag): "CRC-LEN", the body's CRC-64 (ECMA) and its
+// length in lower-case hex, with "-gz" appended for the gzip representation
+// (whose CRC and length are of the decoded bytes, which is what transports
+// hand over). Other servers' ETags are opaque and pass unchecked. Telling
+// ours apart: a CRC-64 in hex has 9 to 16 digits but for one value in 2³²,
+// while the ETags of the same two-part shape elsewhere start with a shorter
+// field (nginx "MTIME-LEN", 8 digits of seconds until 2106) or end with a
+// longer one (Apache "LEN-MTIME", microseconds); weak ETags are skipped.
+func checkETag(etag string, body []byte) error {
+	s, ok := strings.CutPrefix(etag, `"`)
+	if !ok || !strings.HasSuffix(s, `"`) {
+		return nil
+	}
+	s = strings.TrimSuffix(strings.TrimSuffix(s, `"`), "-gz")
+	crcHex, lenHex, ok := strings.Cut(s, "-")
+	if !ok || len(crcHex) < 9 || len(crcHex) > 16 || len(lenHex) < 1 || len(lenHex) > 8 || !isLowerHex(crcHex) || !isLowerHex(lenHex) {
+		return nil
+	}
+	crc, _ := strconv.ParseUint(crcHex, 16, 64) // checked just above
+	n, _ := strconv.ParseUint(lenHex, 16, 32)
+	if n != uint64(len(body)) {
+		return fmt.Errorf("body of %d bytes, the ETag %s says %d", len(body), etag, n)
+	}
+	if got := crc64.Checksum(body, crcTable); got != crc {
+		return fmt.Errorf("body's CRC-64 is %x, the ETag %s says %x: bytes damaged in transit", got, etag, crc)
+	}
+	return nil
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// httpDate is RFC 9110 §5.6.7's IMF-fixdate, the one date form Retry-After
+// takes from today's servers.
+const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
+
+// parseRetryAfter reads Retry-After in either form of RFC 9110 §10.2.3:
+// delay-seconds or an HTTP date (relative to now).
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseUint(v, 10, 32); err == nil {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := time.Parse(httpDate, v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// parseListing reads our listing format: one id a line ("0x%08X"; any form
+// dat.ParseID takes), every line ended by a newline, so that a listing cut
+// short cannot pass for a shorter one; blank lines are skipped. The result
+// is ascending.
+func parseListing(url string, b []byte) ([]uint32, error) {
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		last := b[bytes.LastIndexByte(b, '\n')+1:]
+		return nil, fmt.Errorf("%s: the last line %q has no newline: the listing was cut short", url, truncate(last, 40))
+	}
+	ids := make([]uint32, 0, bytes.Count(b, []byte{'\n'}))
+	for line := 1; len(b) > 0; line++ {
+		i := bytes.IndexByte(b, '\n')
+		s := strings.TrimSpace(string(b[:i]))
+		b = b[i+1:]
+		if s == "" {
+			continue
+		}
+		id, err := dat.ParseID(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", url, line, err)
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// parseJSONLines reads one page of acdatservice's listing: a JSON object a
+// line, each with the entry's numeric "id" (its db.rs FileResponse).
+func parseJSONLines(url string, b []byte) ([]uint32, error) {
+	ids := make([]uint32, 0, bytes.Count(b, []byte{'\n'})+1)
+	for line := 1; len(b) > 0; line++ {
+		s := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			s, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		s = bytes.TrimSpace(s)
+		if len(s) == 0 {
+			continue
+		}
+		if id, ok := leadingID(s); ok && json.Valid(s) {
+			ids = append(ids, id)
+			continue
+		}
+		var e struct {
+			ID *int64 `json:"id"`
+		}
+		if err := json.Unmarshal(s, &e); err != nil {
+			return nil, fmt.Errorf("%s: line %d %q: %w", url, line, truncate(s, 40), err)
+		}
+		if e.ID == nil || *e.ID < 0 || *e.ID > 0xFFFFFFFF {
+			return nil, fmt.Errorf("%s: line %d %q: no id of 32 bits", url, line, truncate(s, 40))
+		}
+		ids = append(ids, uint32(*e.ID))
+	}
+	return ids, nil
+}
+
+// leadingID reads the id of a line in the form acdatservice writes it, the
+// id first: {"id":123,…. Anything else is left to encoding/json, which is
+// ten times slower (a retail cell listing is 81 pages of 10 000 lines).
+func leadingID(line []byte) (uint32, bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"id":`))
+	if !ok {
+		return 0, false
+	}
+	i := 0
+	for i < len(rest) && i < 11 && '0' <= rest[i] && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(rest) || (rest[i] != ',' && rest[i] != '}') || (i > 1 && rest[0] == '0') {
+		return 0, false
+	}
+	// encoding/json lets a later "id" win, in any case or spelt with
+	// escapes; leave any line that may hold another to it.
+	if bytes.IndexByte(rest[i:], '\\') >= 0 {
+		return 0, false
+	}
+	for j := i; j+3 < len(rest); j++ {
+		if rest[j] == '"' && rest[j+1]|0x20 == 'i' && rest[j+2]|0x20 == 'd' && rest[j+3] == '"' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseUint(string(rest[:i]), 10, 32)
+	return uint32(v), err == nil
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,201 @@
+//go:build !js
+
+package datfetch
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// faultServer answers the paths of remoteCases and runListingCases with the
+// faults they name, and /hits?path=P with how many requests P has seen.
+type faultServer struct {
+	*httptest.Server
+	mu   sync.Mutex
+	hits map[string]int
+}
+
+func newFaultServer(t *testing.T) *faultServer {
+	t.Helper()
+	s := &faultServer{hits: map[string]int{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *faultServer) count(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[path]
+}
+
+func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/hits" {
+		fmt.Fprint(w, s.count(r.URL.Query().Get("path")))
+		return
+	}
+	s.mu.Lock()
+	s.hits[r.URL.Path]++
+	n := s.hits[r.URL.Path]
+	s.mu.Unlock()
+
+	good := rec(faultID, faultSize)
+	ok := func() {
+		w.Header().Set("ETag", etagOf(good))
+		w.Write(good)
+	}
+	dir, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	first := n == 1
+	switch dir {
+	case "ok":
+		ok()
+	case "404":
+		http.NotFound(w, r)
+	case "503":
+		if first {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		ok()
+	case "429":
+		if first {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+			return
+		}
+		ok()
+	case "cut": // HTTP/1.0-style: the body ends where the connection does
+		if !first {
+			ok()
+			return
+		}
+		c, bw, _ := w.(http.Hijacker).Hijack()
+		fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nConnection: close\r\nETag: %s\r\n\r\n", etagOf(good))
+		bw.Write(good[:faultSize/2])
+		bw.Flush()
+		c.Close()
+	case "shortcl":
+		if !first {
+			ok()
+			return
+		}
+		c, bw, _ := w.(http.Hijacker).Hijack()
+		fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: %d\r\nETag: %s\r\n\r\n", faultSize-10, etagOf(good))
+		bw.Write(good)
+		bw.Flush()
+		c.Close()
+	case "flip", "bad":
+		if dir == "flip" && !first {
+			ok()
+			return
+		}
+		b := append([]byte(nil), good...)
+		b[faultSize/2] ^= 0x10
+		w.Header().Set("ETag", etagOf(good))
+		w.Write(b)
+	case "swap":
+		if !first {
+			ok()
+			return
+		}
+		b := rec(0x0A000102, faultSize)
+		copy(b, good[:4])
+		b[100] ^= 0xFF // differs beyond the DID
+		w.Header().Set("ETag", etagOf(good))
+		w.Write(b)
+	case "junk":
+		if !first {
+			ok()
+			return
+		}
+		w.Header().Set("ETag", etagOf(good))
+		w.Write(good)
+		w.(http.Flusher).Flush() // chunked: no Content-Length to catch it
+		w.Write([]byte("<!-- injected -->"))
+	case "stall":
+		if !first {
+			ok()
+			return
+		}
+		w.Header().Set("ETag", etagOf(good))
+		w.Header().Set("Content-Length", strconv.Itoa(faultSize))
+		w.Write(good[:faultSize/2])
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+	case "loop":
+		if r.URL.RawQuery == "" {
+			http.Redirect(w, r, r.URL.Path+"?again", http.StatusFound)
+			return
+		}
+		http.Redirect(w, r, r.URL.Path, http.StatusFound)
+	case "zlib": // acdatservice: stored bytes, no ETag
+		w.Write(stored(good))
+	case "zlibbad":
+		b := stored(good)
+		b[len(b)/2] ^= 0xFF
+		w.Write(b)
+	case "nginx":
+		w.Header().Set("ETag", `"6553f1a0-bb8"`)
+		w.Write(good)
+	case "did":
+		b := rec(0x0A000102, faultSize)
+		w.Header().Set("ETag", etagOf(b))
+		w.Write(b)
+	case "list":
+		fmt.Fprint(w, "0x0A000002\n0x13000000\n0x20000012\n")
+	case "listcut":
+		fmt.Fprint(w, "0x0A000002\n0x130")
+	case "paged", "pagedbad":
+		servePaged(w, r, dir == "paged")
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// servePaged answers as acdatservice's files_index does: JSON Lines of
+// metadata, limit (default 10 000) and offset, no newline after the last
+// line; listedIDs portal ids from 0x01000000. With honourOffset false it
+// hands the first page whatever the offset.
+func servePaged(w http.ResponseWriter, r *http.Request, honourOffset bool) {
+	q := r.URL.Query()
+	limit, offset := 10000, 0
+	if v := q.Get("limit"); v != "" {
+		limit, _ = strconv.Atoi(v)
+	}
+	if v := q.Get("offset"); v != "" && honourOffset {
+		offset, _ = strconv.Atoi(v)
+	}
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	w.Header().Set("X-Limit", strconv.Itoa(limit))
+	w.Header().Set("X-Offset", strconv.Itoa(offset))
+	for i := offset; i < min(offset+limit, listedIDs); i++ {
+		if i > offset {
+			bw.WriteByte('\n')
+		}
+		line, _ := json.Marshal(map[string]any{"id": 0x01000000 + i, "database_type": "Portal", "file_type": "GfxObj",
+			"file_subtype": "Unknown(0)", "file_offset": 1024 * i, "file_size": 300})
+		bw.Write(line)
+	}
+}
+
+func TestRemoteFaults(t *testing.T) {
+	s := newFaultServer(t)
+	runRemoteCases(t, s.URL, NetHTTP(), true, s.count)
+}
+
+func TestRemoteListings(t *testing.T) {
+	s := newFaultServer(t)
+	runListingCases(t, s.URL, NetHTTP())
+}
