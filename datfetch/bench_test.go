@@ -11,20 +11,21 @@ import (
 	"testing"
 )
 
-// The benchmarks run on a generated cell dat the size of EoR's
-// client_cell_1.dat in entries: 800,000 records of 252 bytes (a LandBlock's
-// size, one 256-byte block each), ids laid out as landblocks 0xXXYYFFFF with
-// twelve EnvCells 0xXXYY0100.. each. About 237 MB.
+// The benchmarks run on two generated cell dats of 800,000 entries, EoR's
+// client_cell_1.dat in entries. "packed" is what WriteDat makes: records of
+// 252 bytes (a LandBlock's size, one 256-byte block each) in id order after
+// a packed tree of full nodes, about 237 MB. "scattered" (benchdat_test.go)
+// is the one issue 12 measured: 780 MiB, 17.6k nodes in 4 levels, records
+// of 200..1600 bytes shuffled over the file, some chains split. Ids are laid
+// out as landblocks 0xXXYYFFFF with twelve EnvCells 0xXXYY0100.. each.
 //
-// The image is built once per process and kept in memory; each benchmark
-// writes it to its own b.TempDir(), because a TempDir is removed when the
-// benchmark that made it ends, and a file shared through sync.Once would
-// vanish under the next benchmark.
+// Both are written once per process into one temporary folder (TestMain
+// removes it). The scattered one is skipped under -short.
 const benchRecords = 800_000
 
 var bench struct {
 	once sync.Once
-	img  []byte
+	path string
 	ids  []uint32 // every id, ascending
 	err  error
 }
@@ -50,24 +51,58 @@ func benchRecordsMap() (map[uint32][]byte, []uint32) {
 	return recs, ids
 }
 
-// benchDat returns the path of the generated dat inside b.TempDir().
+// benchDat returns the path of the packed dat and its ids, ascending.
 func benchDat(b *testing.B) (string, []uint32) {
 	b.Helper()
 	bench.once.Do(func() {
+		dir, err := benchTempDir()
+		if err != nil {
+			bench.err = err
+			return
+		}
 		recs, ids := benchRecordsMap()
 		var buf bytesWriter
 		buf.b = make([]byte, 0, 240<<20)
-		bench.err = WriteDat(&buf, Cell, recs)
-		bench.img, bench.ids = buf.b, ids
+		if bench.err = WriteDat(&buf, Cell, recs); bench.err != nil {
+			return
+		}
+		bench.path, bench.ids = filepath.Join(dir, "packed_cell_1.dat"), ids
+		bench.err = writeSynced(bench.path, buf.b)
 	})
 	if bench.err != nil {
 		b.Fatal(bench.err)
 	}
-	path := filepath.Join(b.TempDir(), "client_cell_1.dat")
-	if err := os.WriteFile(path, bench.img, 0o644); err != nil {
-		b.Fatal(err)
+	return bench.path, bench.ids
+}
+
+// writeSynced writes b to path and waits for it to reach the disk, so the
+// benchmarks read clean cached pages instead of racing the writeback.
+func writeSynced(path string, b []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
 	}
-	return path, bench.ids
+	defer f.Close()
+	if _, err := f.Write(b); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// forDats runs fn as a sub-benchmark on each dat.
+func forDats(b *testing.B, fn func(b *testing.B, path string, ids []uint32)) {
+	for _, dat := range []struct {
+		name string
+		get  func(*testing.B) (string, []uint32)
+	}{{"packed", benchDat}, {"scattered", scatteredDat}} {
+		b.Run(dat.name, func(b *testing.B) {
+			path, ids := dat.get(b)
+			fn(b, path, ids)
+		})
+	}
 }
 
 // bytesWriter appends to a slice without bytes.Buffer's doubling growth.
@@ -98,6 +133,17 @@ func openBench(b *testing.B, path string) *Dat {
 	return d
 }
 
+// openIndexed opens path and waits for its index: the state of a Dat after
+// its first lookups, which every benchmark of the warm path starts from.
+func openIndexed(b *testing.B, path string) *Dat {
+	b.Helper()
+	d := openBench(b, path)
+	if err := d.Index(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
 // BenchmarkWriteCell writes the 800k-record cell dat to io.Discard.
 func BenchmarkWriteCell(b *testing.B) {
 	recs, _ := benchRecordsMap()
@@ -111,108 +157,148 @@ func BenchmarkWriteCell(b *testing.B) {
 }
 
 func BenchmarkOpen(b *testing.B) {
-	path, _ := benchDat(b)
-	for b.Loop() {
-		d, err := OpenDat(path)
-		if err != nil {
-			b.Fatal(err)
+	forDats(b, func(b *testing.B, path string, _ []uint32) {
+		for b.Loop() {
+			d, err := OpenDat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			d.Close()
 		}
-		d.Close()
-	}
+	})
 }
 
-// BenchmarkLookupCold empties the node cache before each lookup: every
-// node under the root is read from the file.
-func BenchmarkLookupCold(b *testing.B) {
-	path, ids := benchDat(b)
-	d := openBench(b, path)
-	probe := randomIDs(ids, 4096)
-	i := 0
-	for b.Loop() {
-		b.StopTimer()
-		d.cache.init(nodeCacheSize)
-		b.StartTimer()
-		if _, err := d.Lookup(probe[i%len(probe)]); err != nil {
-			b.Fatal(err)
+// BenchmarkOpenFirstGet is open, one record, close: a tool that wants one
+// record. The Get starts the index build, which Close stops.
+func BenchmarkOpenFirstGet(b *testing.B) {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		probe := randomIDs(ids, 4096)
+		i := 0
+		for b.Loop() {
+			d, err := OpenDat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := d.Get(context.Background(), probe[i%len(probe)]); err != nil {
+				b.Fatal(err)
+			}
+			d.Close()
+			i++
 		}
-		i++
-	}
+	})
+}
+
+// BenchmarkDescendCold is the retail descent with the node cache emptied
+// before each lookup: every node under the root is read from the file. It
+// is what lookups cost before the index is ready.
+func BenchmarkDescendCold(b *testing.B) {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		d := openBench(b, path)
+		probe := randomIDs(ids, 4096)
+		i := 0
+		for b.Loop() {
+			b.StopTimer()
+			d.cache.reset()
+			b.StartTimer()
+			if _, err := d.descend(probe[i%len(probe)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkDescendRandom is the retail descent over ids spread over the
+// whole dat, more leaves than the node cache holds (the lookup path before
+// the index).
+func BenchmarkDescendRandom(b *testing.B) {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		d := openBench(b, path)
+		probe := randomIDs(ids, 1<<16)
+		i := 0
+		for b.Loop() {
+			if _, err := d.descend(probe[i%len(probe)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
 }
 
 // BenchmarkLookupWarm repeats the ids of a 3×3 landblock ring and their
-// cells, the lookups a moving player makes, all nodes cached.
+// cells, the lookups a moving player makes.
 func BenchmarkLookupWarm(b *testing.B) {
-	path, ids := benchDat(b)
-	d := openBench(b, path)
-	probe := ids[130000 : 130000+9*13]
-	for _, id := range probe {
-		d.Lookup(id)
-	}
-	i := 0
-	for b.Loop() {
-		if _, err := d.Lookup(probe[i%len(probe)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-}
-
-// BenchmarkLookupRandom looks up ids spread over the whole dat, more leaves
-// than the cache holds.
-func BenchmarkLookupRandom(b *testing.B) {
-	path, ids := benchDat(b)
-	d := openBench(b, path)
-	probe := randomIDs(ids, 1<<16)
-	i := 0
-	for b.Loop() {
-		if _, err := d.Lookup(probe[i%len(probe)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-}
-
-func BenchmarkGet(b *testing.B) {
-	path, ids := benchDat(b)
-	d := openBench(b, path)
-	probe := randomIDs(ids, 1<<16)
-	ctx := context.Background()
-	b.SetBytes(252)
-	i := 0
-	for b.Loop() {
-		if _, err := d.Get(ctx, probe[i%len(probe)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-}
-
-// BenchmarkHeap reports the heap a Dat holds: after OpenDat, and after 10k
-// random lookups have filled the node cache. Figures are the growth of
-// HeapInuse over the heap before opening (which holds the benchmark's own
-// copy of the image).
-func BenchmarkHeap(b *testing.B) {
-	path, ids := benchDat(b)
-	probe := randomIDs(ids, 10_000)
-	var open, looked float64
-	for b.Loop() {
-		base := heapInuse()
-		d, err := OpenDat(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		open = float64(heapInuse() - base)
-		for _, id := range probe {
-			if _, err := d.Lookup(id); err != nil {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		d := openIndexed(b, path)
+		probe := ids[130000 : 130000+9*13]
+		i := 0
+		for b.Loop() {
+			if _, err := d.Lookup(probe[i%len(probe)]); err != nil {
 				b.Fatal(err)
 			}
+			i++
 		}
-		looked = float64(heapInuse() - base)
-		runtime.KeepAlive(d)
-		d.Close()
-	}
-	b.ReportMetric(open, "heap-B-open")
-	b.ReportMetric(looked, "heap-B-10k-lookups")
+	})
+}
+
+// BenchmarkLookupRandom looks up ids spread over the whole dat (issue 12:
+// "lookup only").
+func BenchmarkLookupRandom(b *testing.B) {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		d := openIndexed(b, path)
+		probe := randomIDs(ids, 1<<16)
+		i := 0
+		for b.Loop() {
+			if _, err := d.Lookup(probe[i%len(probe)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkGet reads random records (issue 12: "random lookup + read").
+func BenchmarkGet(b *testing.B) {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		d := openIndexed(b, path)
+		probe := randomIDs(ids, 1<<16)
+		ctx := context.Background()
+		i := 0
+		for b.Loop() {
+			if _, err := d.Get(ctx, probe[i%len(probe)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkHeap reports the heap a Dat holds: after OpenDat, and after its
+// index is built; and the index's own count of its bytes. Figures are the
+// growth of HeapInuse over the heap before opening.
+func BenchmarkHeap(b *testing.B) {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		var open, indexed, index float64
+		for b.Loop() {
+			base := heapInuse()
+			d, err := OpenDat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			open = float64(heapInuse() - base)
+			if err := d.Index(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			indexed = float64(heapInuse() - base)
+			index = float64(d.IndexBytes())
+			runtime.KeepAlive(d)
+			d.Close()
+		}
+		b.ReportMetric(open, "heap-B-open")
+		b.ReportMetric(indexed, "heap-B-indexed")
+		b.ReportMetric(index, "index-B")
+		b.ReportMetric(index/float64(len(ids)), "index-B/entry")
+	})
 }
 
 func heapInuse() int64 {
@@ -222,14 +308,31 @@ func heapInuse() int64 {
 	return int64(m.HeapInuse)
 }
 
-// BenchmarkIDs lists all 800k ids (an in-order walk of every node).
+// BenchmarkIDs lists all 800k ids: "first" is open + the first listing,
+// which builds the index; "again" a listing once it is built.
 func BenchmarkIDs(b *testing.B) {
-	path, _ := benchDat(b)
-	d := openBench(b, path)
-	for b.Loop() {
-		ids, err := d.IDs(context.Background())
-		if err != nil || len(ids) != benchRecords {
-			b.Fatalf("IDs: %d, %v", len(ids), err)
-		}
-	}
+	forDats(b, func(b *testing.B, path string, _ []uint32) {
+		b.Run("first", func(b *testing.B) {
+			for b.Loop() {
+				d, err := OpenDat(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids, err := d.IDs(context.Background())
+				if err != nil || len(ids) != benchRecords {
+					b.Fatalf("IDs: %d, %v", len(ids), err)
+				}
+				d.Close()
+			}
+		})
+		b.Run("again", func(b *testing.B) {
+			d := openIndexed(b, path)
+			for b.Loop() {
+				ids, err := d.IDs(context.Background())
+				if err != nil || len(ids) != benchRecords {
+					b.Fatalf("IDs: %d, %v", len(ids), err)
+				}
+			}
+		})
+	})
 }

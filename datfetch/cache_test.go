@@ -1,35 +1,95 @@
 package datfetch
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestCacheEvictsLeastRecentlyUsedByBytes(t *testing.T) {
-	c := NewCache(250, ByteLen)
+	// A []byte entry costs its slot (id, links, size, the slice header: 48
+	// bytes) and 20 of map, 68; a 100-byte value is allocated as 112.
+	if got := EntryOverhead[[]byte](); got != 68 {
+		t.Fatalf("EntryOverhead[[]byte] = %d, want 68", got)
+	}
+	const entry = 112 + 68
+	c := NewCache(2*entry+100, ByteLen)
 	c.Put(1, make([]byte, 100))
 	c.Put(2, make([]byte, 100))
 	if _, ok := c.Get(1); !ok { // 1 is now the most recent
 		t.Fatal("1 missing")
 	}
-	c.Put(3, make([]byte, 100)) // 300 > 250: evicts 2, the least recent
+	c.Put(3, make([]byte, 100)) // 540 > 460: evicts 2, the least recent
 	if _, ok := c.Get(2); ok {
 		t.Error("2 should have been evicted")
 	}
 	if _, ok := c.Get(1); !ok {
 		t.Error("1 evicted, but it was used more recently than 2")
 	}
-	if got := c.Bytes(); got != 200 {
-		t.Errorf("Bytes = %d, want 200", got)
+	if got := c.Bytes(); got != 2*entry {
+		t.Errorf("Bytes = %d, want %d", got, 2*entry)
 	}
-	c.Put(1, make([]byte, 50)) // replacing adjusts the total
-	if got := c.Bytes(); got != 150 {
-		t.Errorf("after replace Bytes = %d, want 150", got)
+	c.Put(1, make([]byte, 50)) // replacing adjusts the total: 50 → 64
+	if got := c.Bytes(); got != entry+64+68 {
+		t.Errorf("after replace Bytes = %d, want %d", got, entry+64+68)
 	}
-	c.Put(9, make([]byte, 251)) // larger than the cache: not kept
-	if _, ok := c.Get(9); ok || c.Bytes() != 150 {
+	c.Put(9, make([]byte, 400)) // 416 + 68 > 460: not kept
+	if _, ok := c.Get(9); ok || c.Bytes() != entry+64+68 || c.Len() != 2 {
 		t.Error("an oversized value was cached")
+	}
+	// Freed slots are reused: churning through many ids keeps the slice at
+	// the most entries held at once.
+	for id := range uint32(1000) {
+		c.Put(100+id, make([]byte, 100))
+	}
+	if c.Len() != 2 || len(c.slots) != 3 {
+		t.Errorf("after churn: %d entries in %d slots, want 2 in 3 (the head and two)", c.Len(), len(c.slots))
 	}
 	var off *Cache[[]byte] = NewCache(0, ByteLen)
 	off.Put(1, []byte{1})
 	if _, ok := off.Get(1); ok || off != nil {
 		t.Error("a zero-size cache cached")
 	}
+}
+
+// AllocSize is the runtime's own rounding, and its table holds the classes
+// the runtime documents at the ends (8 bytes, 32 KiB).
+func TestAllocSizeMatchesTheRuntime(t *testing.T) {
+	for n := 1; n <= 40<<10; n += 1 + n/64 {
+		real := int64(cap(append([]byte(nil), make([]byte, n)...)))
+		if got := AllocSize(n); got != real {
+			t.Errorf("AllocSize(%d) = %d, the runtime allocates %d", n, got, real)
+		}
+	}
+	for _, tc := range []struct{ n, want int }{{0, 0}, {1, 8}, {100, 112}, {252, 256}, {1000, 1024}, {32 << 10, 32 << 10}, {40000, 40960}} {
+		if got := AllocSize(tc.n); got != int64(tc.want) {
+			t.Errorf("AllocSize(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+}
+
+// A full cache of landblock-sized records holds, as the heap sees it, what
+// Bytes says: within 10%.
+func TestCacheBytesIsTheHeapItHolds(t *testing.T) {
+	const max = 16 << 20
+	base := heapAfterGC()
+	c := NewCache(max, ByteLen)
+	for id := range uint32(200_000) { // ~2.5 times what fits
+		c.Put(id, make([]byte, 252))
+	}
+	grew := heapAfterGC() - base
+	if b := c.Bytes(); b > max || b < max-400 {
+		t.Errorf("Bytes = %d, want just under %d", b, max)
+	}
+	if d := float64(grew)/float64(c.Bytes()) - 1; d < -0.1 || d > 0.1 {
+		t.Errorf("the heap grew %d bytes holding %d entries, Bytes says %d (%+.0f%%)", grew, c.Len(), c.Bytes(), 100*d)
+	}
+	runtime.KeepAlive(c)
+}
+
+func heapAfterGC() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }

@@ -95,7 +95,9 @@ type Entry struct {
 func (e Entry) Compressed() bool { return e.Flags&compressedFlag != 0 }
 
 // Dat reads a retail dat. It implements Lister and is safe for concurrent
-// use; lookups descend from the root reading only the nodes on their path.
+// use. Lookups descend from the root reading only the nodes on their path
+// until the in-memory index (index.go), which the first listing or the
+// indexAfter-th lookup starts building in the background, is ready.
 type Dat struct {
 	r       io.ReaderAt
 	closer  io.Closer
@@ -106,7 +108,8 @@ type Dat struct {
 	root    *node
 	cache   nodeCache
 	runs    sync.Pool // *[]byte scratch for up to runBlocks blocks
-	budget  *Budget   // memory of reads in progress; nil: unbounded (limits.go)
+	ix      indexState
+	budget  *Budget // memory of reads in progress; nil: unbounded (limits.go)
 }
 
 // OpenDat opens a dat file; Close closes it.
@@ -145,6 +148,7 @@ func NewDat(r io.ReaderAt, size int64) (*Dat, error) {
 	}
 	d := &Dat{r: r, hdr: h, bs: h.BlockSize, payload: h.BlockSize - 4, end: h.FileSize}
 	d.cache.init(nodeCacheSize)
+	d.ix.init()
 	root, err := d.readNode(h.BTreeRoot)
 	if err != nil {
 		return nil, fmt.Errorf("dat root: %w", err)
@@ -156,8 +160,10 @@ func NewDat(r io.ReaderAt, size int64) (*Dat, error) {
 // Header returns the DiskFileInfo the dat was opened with.
 func (d *Dat) Header() Header { return d.hdr }
 
-// Close closes the file OpenDat opened; for NewDat it does nothing.
+// Close stops an index build under way and closes the file OpenDat opened
+// (for NewDat, the reader is the caller's to close).
 func (d *Dat) Close() error {
+	d.stopIndex()
 	if d.closer == nil {
 		return nil
 	}
@@ -165,8 +171,21 @@ func (d *Dat) Close() error {
 }
 
 // Lookup finds id's entry by the retail descent (spec §1.4). A missing id
-// gives an error wrapping ErrNotFound.
+// gives an error wrapping ErrNotFound. Once the index is built it answers
+// from memory; until then it descends, and the indexAfter-th call starts
+// the build.
 func (d *Dat) Lookup(id uint32) (Entry, error) {
+	if x := d.ix.ready.Load(); x != nil {
+		return x.lookup(id)
+	}
+	if d.ix.descents.Add(1) == indexAfter {
+		d.startIndex()
+	}
+	return d.descend(id)
+}
+
+// descend is the retail lookup: from the root down the branches.
+func (d *Dat) descend(id uint32) (Entry, error) {
 	n := d.root
 	var span idSpan // ids the node under n.branch[i] may hold; the root's is all
 	for depth := 0; ; depth++ {
@@ -306,19 +325,13 @@ func (d *Dat) declaredSize(e Entry) (uint32, error) {
 }
 
 // IDs lists, ascending, the ids Get can return: every entry except those of
-// size 0, which hold no data.
+// size 0, which hold no data. The first call builds the index (or waits for
+// the build under way); later ones copy its id column.
 func (d *Dat) IDs(ctx context.Context) ([]uint32, error) {
-	ids := []uint32{}
-	err := d.walk(ctx, func(e Entry) error {
-		if e.Size != 0 {
-			ids = append(ids, e.ID)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := d.Index(ctx); err != nil {
 		return nil, err
 	}
-	return ids, nil
+	return d.ix.ready.Load().listing(), nil
 }
 
 // Walk calls fn for every entry in ascending id order (an in-order walk).

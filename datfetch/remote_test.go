@@ -227,8 +227,15 @@ func TestHTTPCache(t *testing.T) {
 		fmt.Sscanf(r.URL.Path, "/files/0x%X", &id)
 		w.Write(rec(id, 100))
 	})
-	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{CacheBytes: 250}))
 	ctx := context.Background()
+	// What a 100-byte record costs the cache depends on the buffer it was
+	// read into; size the cache for two of them.
+	probe := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
+	if _, err := probe.Get(ctx, 0x0A0000FF); err != nil {
+		t.Fatal(err)
+	}
+	per := probe.cache.Bytes()
+	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{CacheBytes: 2*per + per/2}))
 	get := func(id uint32) {
 		t.Helper()
 		if _, err := h.Get(ctx, id); err != nil {
@@ -242,9 +249,9 @@ func TestHTTPCache(t *testing.T) {
 	}
 	get(0x0A000002)
 	get(0x0A000001) // A is now the most recent; B the least
-	get(0x0A000003) // 300 bytes > 250: B goes
-	if got := h.cache.Bytes(); got != 200 {
-		t.Fatalf("cache holds %d bytes, want 200", got)
+	get(0x0A000003) // three do not fit: B goes
+	if got := h.cache.Bytes(); got != 2*per {
+		t.Fatalf("cache holds %d bytes, want %d", got, 2*per)
 	}
 	get(0x0A000001)
 	get(0x0A000002)

@@ -35,8 +35,8 @@ type db struct {
 	src  datfetch.Lister
 	log  *log.Logger
 
-	etags sync.Map                       // uint32 → string, records ≥ etagCacheMin only
-	cache *datfetch.Cache[*cachedRecord] // nil for in-memory sources, which need none
+	etags sync.Map     // uint32 → string, records ≥ etagCacheMin only
+	cache *recordCache // shared with the other source; nil for in-memory sources, which need none
 	// reads makes concurrent requests for one record share one read of a
 	// source that has to work for it (a dat file): without it, n cold
 	// requests for a large record cost n reads and n times its memory.
@@ -47,10 +47,10 @@ type db struct {
 	listing *payload // nil until first built
 }
 
-func newDB(name string, src datfetch.Lister, l *log.Logger, cacheBytes int64) *db {
+func newDB(name string, src datfetch.Lister, l *log.Logger, cache *recordCache) *db {
 	d := &db{name: name, src: src, log: l}
 	if _, d.inMemory = src.(*datfetch.Memory); !d.inMemory {
-		d.cache = datfetch.NewCache(cacheBytes, recordSize)
+		d.cache = cache
 		d.reads = &datfetch.Flights[*cachedRecord]{}
 	}
 	return d
@@ -88,7 +88,7 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 // record returns a record and its ETag, from the cache or the source; one
 // read serves every request for the record that arrives while it runs.
 func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
-	if rec, ok := d.cache.Get(id); ok {
+	if rec, ok := d.cache.Get(id); ok && rec.src == d {
 		return rec, nil
 	}
 	if d.inMemory {
@@ -97,7 +97,7 @@ func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
 	return d.reads.Do(r.Context(), id, func(ctx context.Context) (*cachedRecord, error) {
 		// A request that joined just after the previous read finished
 		// finds the record cached.
-		if rec, ok := d.cache.Get(id); ok {
+		if rec, ok := d.cache.Get(id); ok && rec.src == d {
 			return rec, nil
 		}
 		return d.load(ctx, id)
@@ -115,7 +115,7 @@ func (d *db) load(ctx context.Context, id uint32) (*cachedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &cachedRecord{b: b, etag: d.etag(id, b)}
+	rec := &cachedRecord{src: d, b: b, etag: d.etag(id, b)}
 	d.cache.Put(id, rec)
 	return rec, nil
 }

@@ -29,8 +29,9 @@ type Options struct {
 	// CORS is the Access-Control-Allow-Origin value on every answer; "" sends none.
 	CORS string
 
-	// CacheBytes bounds the cache of served records for sources other than
-	// datfetch.Memory (a dat file): 0 means DefaultCacheBytes, negative none.
+	// CacheBytes bounds the memory of the cache of served records, which
+	// the sources other than datfetch.Memory (dat files) share, entry
+	// overhead included: 0 means DefaultCacheBytes, negative none.
 	CacheBytes int64
 
 	Log     *log.Logger // errors and, with Verbose, one line per request; nil = log.Default()
@@ -68,8 +69,9 @@ func New(opt Options) *Handler {
 	if cache == 0 {
 		cache = DefaultCacheBytes
 	}
-	h.portal = newDB("portal", h.opt.Portal, h.log, cache)
-	h.cell = newDB("cell", h.opt.Cell, h.log, cache)
+	shared := datfetch.NewCache(cache, recordSize)
+	h.portal = newDB("portal", h.opt.Portal, h.log, shared)
+	h.cell = newDB("cell", h.opt.Cell, h.log, shared)
 	h.www = newStatic(opt.WWW)
 	return h
 }

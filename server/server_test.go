@@ -70,7 +70,7 @@ func TestETag(t *testing.T) {
 		t.Fatal("ETag ignores the last byte")
 	}
 	// Large records' ETags are remembered, and remembered right.
-	d := newDB("portal", datfetch.NewMemory(nil), nil, 0)
+	d := newDB("portal", datfetch.NewMemory(nil), nil, nil)
 	big := bytes.Repeat([]byte{7}, etagCacheMin)
 	want := bytesETag(big)
 	if first := d.etag(1, big); first != want {

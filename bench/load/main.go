@@ -1,13 +1,22 @@
 // Command load measures serve against a plain static file server on loopback:
-// it exports the world (the demo by default), serves the export with
-// http.FileServer and the world with serve's handler, drives both with the
-// same weighted record mix at the same concurrency for a bounded time, and
-// prints req/s, latency percentiles, errors and the serve/static ratio.
+// it exports the world (the demo by default), runs serve (the real binary,
+// built first) over the world and http.FileServer over the export, each in
+// its own process, drives both with the same record mix at the same
+// concurrency for a bounded time, and prints req/s, latency percentiles,
+// errors, the serve/static ratio and each server's resident memory.
 //
 //	go run ./bench/load [-c 32] [-d 5s] [-portal FILE -cell FILE]
+//	go run ./bench/load -scattered 800000 [-soak 2000000]
+//
+// -scattered N generates the synthetic N-entry cell dat of issue 12
+// (datfetch.WriteScatteredCell, 780 MiB for 800k) and the demo portal as a
+// dat in a temporary folder, and requests uniformly random /cell/files/{id}.
+// -soak N then drives serve alone until it has answered N requests and
+// reports its resident memory.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -19,12 +28,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"acambient/core/dat"
@@ -47,46 +58,77 @@ func run() error {
 	rounds := flag.Int("rounds", 10, "the measured time is split into this many alternating serve/static slices, so both see the same background load")
 	portalPath := flag.String("portal", "", "retail client_portal.dat (default: the demo world)")
 	cellPath := flag.String("cell", "", "retail client_cell_1.dat")
+	scattered := flag.Int("scattered", 0, "generate a synthetic cell dat of this many entries (issue 12: 800000) and request random cell records")
+	soak := flag.Int("soak", 0, "after the measured slices, drive serve alone until it has answered this many requests, then report its memory")
+	staticChild := flag.String("static-child", "", "internal: serve this folder with http.FileServer")
 	flag.Parse()
+	if *staticChild != "" {
+		return serveStatic(*staticChild)
+	}
 	if *dur <= 0 || *dur > 5*time.Minute || *conc < 1 || *conc > 1024 || *rounds < 1 || *rounds > 1000 {
 		return errors.New("want 0 < -d ≤ 5m, 1 ≤ -c ≤ 1024 and 1 ≤ -rounds ≤ 1000")
-	}
-
-	portal, cell, name, err := sources(*portalPath, *cellPath)
-	if err != nil {
-		return err
 	}
 	dir, err := os.MkdirTemp("", "acambient-load-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if *scattered > 0 {
+		if *portalPath != "" || *cellPath != "" {
+			return errors.New("-scattered makes its own dats: give no -portal or -cell")
+		}
+		t0 := time.Now()
+		if *portalPath, *cellPath, err = writeScattered(dir, *scattered); err != nil {
+			return err
+		}
+		fmt.Printf("generated %s (%d entries) and %s in %v\n", *cellPath, *scattered, *portalPath, time.Since(t0).Round(time.Millisecond))
+	}
+	serveBin, err := buildServe(dir)
+	if err != nil {
+		return err
+	}
+
+	portal, cell, name, err := sources(*portalPath, *cellPath)
+	if err != nil {
+		return err
+	}
+	export := filepath.Join(dir, "export")
 	ctx := context.Background()
-	res, err := server.Export(ctx, server.ExportOptions{Portal: portal, Cell: cell, Name: name, Out: dir,
+	t0 := time.Now()
+	res, err := server.Export(ctx, server.ExportOptions{Portal: portal, Cell: cell, Name: name, Out: export,
 		Warnf: func(f string, a ...any) { log.Printf("export warning: "+f, a...) }})
+	closeSources(portal, cell)
 	if err != nil {
 		return err
 	}
-	mix, err := newMix(dir)
+	mix, err := newMix(export, *scattered > 0)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("world: %s; exported %d region, %d soundtables, %d waves, %d landblocks, %d envcells (%.1f MB)\n",
-		name, res.Regions, res.SoundTables, res.Waves, res.LandBlocks, res.EnvCells, float64(res.Bytes)/1e6)
+	fmt.Printf("world: %s; exported %d region, %d soundtables, %d waves, %d landblocks, %d envcells (%.1f MB) in %v\n",
+		name, res.Regions, res.SoundTables, res.Waves, res.LandBlocks, res.EnvCells, float64(res.Bytes)/1e6, time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("mix: %s; %d clients, %v each in %d alternating slices (+%v warm-up), loopback, GOMAXPROCS %d\n",
 		mix, *conc, *dur, *rounds, *warm, runtime.GOMAXPROCS(0))
 
-	quiet := log.New(io.Discard, "", 0)
-	serveURL, stopServe, err := listen(server.New(server.Options{Portal: portal, Cell: cell, Name: name, CORS: "*", Log: quiet}))
+	serveArgs := []string{"serve", "-addr", "127.0.0.1:0", "-build=false", "-cors", "*"}
+	if *portalPath != "" {
+		serveArgs = append(serveArgs, "-portal", *portalPath, "-cell", *cellPath)
+	}
+	serveProc, err := startChild(serveBin, serveArgs...)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer serveProc.stop()
+	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	defer stopServe()
-	staticURL, stopStatic, err := listen(http.FileServer(http.Dir(dir)))
+	staticProc, err := startChild(self, "-static-child", export)
 	if err != nil {
-		return err
+		return fmt.Errorf("static: %w", err)
 	}
-	defer stopStatic()
+	defer staticProc.stop()
+	serveURL, staticURL := serveProc.url, staticProc.url
 
 	runtime.GC()
 	drive(serveURL, mix, *conc, *warm)
@@ -104,14 +146,15 @@ func run() error {
 	}
 	slices.Sort(s.lat)
 	slices.Sort(t.lat)
-	heap := heapAfterGC()
 
-	fmt.Printf("\n%-8s %10s %10s %10s %10s %8s\n", "server", "req/s", "MB/s", "p50", "p99", "errors")
+	fmt.Printf("\n%-8s %10s %10s %10s %10s %8s %9s %9s\n", "server", "req/s", "MB/s", "p50", "p99", "errors", "RSS MiB", "peak MiB")
 	for _, r := range []struct {
 		name string
 		st   stats
-	}{{"serve", s}, {"static", t}} {
-		fmt.Printf("%-8s %10.0f %10.1f %10v %10v %8d\n", r.name, r.st.rps(), r.st.mbps(), r.st.pct(50), r.st.pct(99), r.st.errors)
+		p    *child
+	}{{"serve", s, serveProc}, {"static", t, staticProc}} {
+		fmt.Printf("%-8s %10.0f %10.1f %10v %10v %8d %9.1f %9.1f\n", r.name, r.st.rps(), r.st.mbps(), r.st.pct(50), r.st.pct(99), r.st.errors,
+			r.p.status("VmRSS"), r.p.status("VmHWM"))
 	}
 	ratio := s.rps() / t.rps()
 	verdict := "meets"
@@ -119,8 +162,22 @@ func run() error {
 		verdict = "MISSES"
 	}
 	fmt.Printf("\nserve/static = %.2f (%s the target ≥ 0.80 with zero errors)\n", ratio, verdict)
-	fmt.Printf("after the runs: Go heap in use %.1f MB after GC (world %.1f MB held in memory); process RSS %s, peak %s\n",
-		float64(heap)/1e6, float64(worldBytes(portal, cell))/1e6, procStatus("VmRSS"), procStatus("VmHWM"))
+	verdict = "meets"
+	if s.pct(99) > t.pct(99) {
+		verdict = "MISSES"
+	}
+	fmt.Printf("serve p99 %v, static p99 %v (%s the target serve ≤ static)\n", s.pct(99), t.pct(99), verdict)
+	if *soak > 0 {
+		n := s.n
+		t0 := time.Now()
+		for n < *soak {
+			st := drive(serveURL, mix, *conc, 5*time.Second)
+			n += st.n
+			s.errors += st.errors
+		}
+		fmt.Printf("soak: serve answered %d requests in all (%d in %v alone); RSS %.1f MiB, peak %.1f MiB\n",
+			n, n-s.n, time.Since(t0).Round(time.Second), serveProc.status("VmRSS"), serveProc.status("VmHWM"))
+	}
 	if s.errors+t.errors > 0 {
 		for _, e := range append(s.samples, t.samples...) {
 			fmt.Println("  error:", e)
@@ -150,6 +207,121 @@ func sources(portal, cell string) (p, c datfetch.Lister, name string, err error)
 	return pd, cd, portal + " + " + cell, nil
 }
 
+// writeScattered writes the synthetic cell dat of n entries and the demo
+// world's portal as a dat into dir.
+func writeScattered(dir string, n int) (portal, cell string, err error) {
+	w, err := demo.Build()
+	if err != nil {
+		return "", "", fmt.Errorf("demo world: %w", err)
+	}
+	portal, cell = filepath.Join(dir, "client_portal.dat"), filepath.Join(dir, "client_cell_1.dat")
+	f, err := os.Create(portal)
+	if err != nil {
+		return "", "", err
+	}
+	if err := datfetch.WriteDat(f, datfetch.Portal, w.Portal); err != nil {
+		f.Close()
+		return "", "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", "", err
+	}
+	if _, err := datfetch.WriteScatteredCell(cell, n); err != nil {
+		return "", "", err
+	}
+	return portal, cell, nil
+}
+
+func closeSources(srcs ...datfetch.Lister) {
+	for _, s := range srcs {
+		if c, ok := s.(io.Closer); ok {
+			c.Close()
+		}
+	}
+}
+
+// buildServe builds this module's command into dir: the serve measured is
+// the one users run.
+func buildServe(dir string) (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m: %w", err)
+	}
+	bin := filepath.Join(dir, "acambient")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = strings.TrimSpace(string(out))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build: %w", err)
+	}
+	return bin, nil
+}
+
+// child is a server process that printed "open URL" once listening.
+type child struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr bytes.Buffer
+}
+
+func startChild(bin string, args ...string) (*child, error) {
+	c := &child{cmd: exec.Command(bin, args...)}
+	c.cmd.Stderr = &c.stderr
+	out, err := c.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.cmd.Start(); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if u, ok := strings.CutPrefix(sc.Text(), "open "); ok {
+			c.url = strings.TrimSuffix(u, "/")
+			go io.Copy(io.Discard, out)
+			return c, nil
+		}
+	}
+	c.cmd.Process.Kill()
+	c.cmd.Wait()
+	return nil, fmt.Errorf("%s exited before listening: %s", bin, c.stderr.String())
+}
+
+func (c *child) stop() {
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	c.cmd.Wait()
+}
+
+// status reads a size line (kB) of the child's /proc status as MiB; 0
+// where there is none (not Linux).
+func (c *child) status(key string) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			var kb float64
+			fmt.Sscanf(strings.TrimSpace(v), "%f", &kb)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// serveStatic is the static child: http.FileServer over dir until SIGTERM.
+func serveStatic(dir string) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("open http://%s/\n", ln.Addr())
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	lim := server.DefaultLimits()
+	return server.Serve(ctx, server.NewHTTPServer(http.FileServer(http.Dir(dir)), lim, log.New(io.Discard, "", 0)), ln, lim.Shutdown)
+}
+
 // mix is a client's record traffic: mostly the landblock ring and the waves
 // of its SoundTables, now and then an EnvCell, a table, the region.
 type mix struct {
@@ -165,7 +337,7 @@ type kindPool struct {
 	sizes  map[uint32]int
 }
 
-func newMix(dir string) (*mix, error) {
+func newMix(dir string, randomCell bool) (*mix, error) {
 	m := &mix{}
 	add := func(name string, weight int, route, sub string, keep func(uint32) bool) error {
 		b, err := os.ReadFile(filepath.Join(dir, sub, "index.txt"))
@@ -190,6 +362,12 @@ func newMix(dir string) (*mix, error) {
 			m.weights += weight
 		}
 		return nil
+	}
+	if randomCell {
+		if err := add("cell record", 1, "/cell/files/", "cell/files", func(uint32) bool { return true }); err != nil {
+			return nil, err
+		}
+		return m, nil
 	}
 	for _, a := range []struct {
 		name       string
@@ -335,52 +513,4 @@ func get(c *http.Client, url string, buf *[]byte) (int, error) {
 		return int(n), fmt.Errorf("%s: %s", url, resp.Status)
 	}
 	return int(n), nil
-}
-
-// listen serves h on a random loopback port.
-func listen(h http.Handler) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := server.NewHTTPServer(h, server.DefaultLimits(), log.New(io.Discard, "", 0))
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
-}
-
-func heapAfterGC() uint64 {
-	runtime.GC()
-	debug.FreeOSMemory()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
-}
-
-func worldBytes(srcs ...datfetch.Lister) int64 {
-	var n int64
-	for _, s := range srcs {
-		if _, ok := s.(*datfetch.Memory); !ok {
-			return 0 // a dat file is read on demand, not held
-		}
-		ids, _ := s.IDs(context.Background())
-		for _, id := range ids {
-			b, _ := s.Get(context.Background(), id)
-			n += int64(len(b))
-		}
-	}
-	return n
-}
-
-// procStatus reads a size line of /proc/self/status (Linux); "n/a" elsewhere.
-func procStatus(key string) string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "n/a"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key+":"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "n/a"
 }
