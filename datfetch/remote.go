@@ -351,6 +351,12 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 		return nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
 	}
 	defer resp.Body.Close()
+	if resp.Status != 200 {
+		// Read a short error body to its end rather than cancel it: the
+		// connection is reused, and a browser counts a cancelled body as a
+		// failed (aborted) request.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	}
 	switch s := resp.Status; {
 	case s == 200:
 	case s == 404:
@@ -358,7 +364,6 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 	case s == 403:
 		return nil, 0, fmt.Errorf("%s: %w", url, errStatus403)
 	case s == 429 || s >= 500:
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // let the connection be reused
 		return nil, parseRetryAfter(resp.header("retry-after"), time.Now()),
 			&transientError{fmt.Errorf("%s: status %d", url, s)}
 	default:

@@ -2,10 +2,7 @@ package datfetch
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 )
 
 // ReadStored returns e's record as the dat stores it: for a compressed entry
@@ -25,32 +22,4 @@ func (d *Dat) ReadStored(ctx context.Context, e Entry) ([]byte, error) {
 		return nil, fmt.Errorf("record 0x%08X: %w", e.ID, err)
 	}
 	return b, nil
-}
-
-// Digest reads the whole dat file and returns its length in bytes and its
-// SHA-256 in lower-case hex: what acdatservice's /dats reports as size_bytes
-// and sha256 (its indexer hashes the file it uploads). A retail cell dat is
-// about 2 GB, so this takes seconds; callers compute it once.
-func (d *Dat) Digest(ctx context.Context) (int64, string, error) {
-	h := sha256.New()
-	// ReadAt-based, so it does not disturb concurrent Gets; it reads to EOF
-	// rather than to the header's file_size, as hashing the file does.
-	r := io.NewSectionReader(d.r, 0, 1<<62)
-	buf := make([]byte, 1<<20)
-	var n int64
-	for {
-		if err := ctx.Err(); err != nil {
-			return 0, "", err
-		}
-		k, err := r.Read(buf)
-		h.Write(buf[:k])
-		n += int64(k)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return 0, "", fmt.Errorf("dat digest at byte %d: %w", n, err)
-		}
-	}
-	return n, hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"acambient/core/demo/spots"
 	"encoding/binary"
 	"math"
 
@@ -12,12 +13,12 @@ import (
 // that does too, and a cellar that does not (indoors, silence: retail has no
 // indoor ambience, authoring §5).
 const (
-	cottageBlock = 0xA9B4
-	cellCottage  = cottageBlock<<16 | 0x0100
-	cellCellar   = cottageBlock<<16 | 0x0101
-	cellLoft     = cottageBlock<<16 | 0x0102
-	cellarDepth  = 3.0 // metres below the cottage floor
-	loftHeight   = 3.0
+	cottageBlock = spots.CottageBlock
+	cellCottage  = spots.CellCottage
+	cellCellar   = spots.CellCellar
+	cellLoft     = spots.CellLoft
+	cellarDepth  = spots.CellarDepth
+	loftHeight   = spots.LoftHeight
 )
 
 // cottageSpot is the cottage's landblock-local position: the village vertex.

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"acambient/core/demo/spots"
 	"math"
 
 	"acambient/core/dat"
@@ -14,8 +15,8 @@ import (
 // coordinates (gx, gy) = (8·bx + x, 8·by + y) alone, so the shared edge of
 // two landblocks is computed once and agrees on both sides.
 const (
-	blockX0, blockY0 = 0xA4, 0xAF
-	blocksX, blocksY = 12, 12
+	blockX0, blockY0 = spots.BlockX0, spots.BlockY0
+	blocksX, blocksY = spots.BlocksX, spots.BlocksY
 	vertsX, vertsY   = 8*blocksX + 1, 8*blocksY + 1
 )
 

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"acambient/core/dat"
+	"acambient/core/demo/spots"
 )
 
 // Scene types (SceneDesc indices): one per STB, then a silent one.
@@ -72,7 +73,7 @@ var terrainColors = [32]uint32{
 
 // RegionName names the demo region, so a page can tell the demo world from
 // retail data (its landmarks apply only to the demo).
-const RegionName = "Dereth (demo)"
+const RegionName = spots.RegionName
 
 // region builds Region 0x13000000 around the given SoundDesc.
 func region(sound *dat.SoundDesc) *dat.Region {

@@ -17,7 +17,7 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/audio"
 	"acambient/core/dat"
-	"acambient/core/demo"
+	"acambient/core/demo/spots"
 	"acambient/core/mapview"
 	"acambient/core/session"
 	"acambient/core/world"
@@ -253,8 +253,8 @@ func (b *Bridge) Info() Info {
 		Bounds: Bounds{0, 0, world.BlocksPerSide - 1, world.BlocksPerSide - 1}}
 	if IsDemo(r) {
 		in.Demo = true
-		in.Bounds = Bounds{demo.BlockX0, demo.BlockY0, demo.BlockX0 + demo.BlocksX - 1, demo.BlockY0 + demo.BlocksY - 1}
-		for _, l := range demo.Landmarks {
+		in.Bounds = Bounds{spots.BlockX0, spots.BlockY0, spots.BlockX0 + spots.BlocksX - 1, spots.BlockY0 + spots.BlocksY - 1}
+		for _, l := range spots.Landmarks {
 			p := world.Position{ObjCellID: l.ObjCellID, X: l.X, Y: l.Y, Z: l.Z}
 			in.Landmarks = append(in.Landmarks, Landmark{Name: l.Name, Description: l.Description, Where: WhereOf(p)})
 		}
@@ -263,7 +263,7 @@ func (b *Bridge) Info() Info {
 }
 
 // IsDemo reports whether r is the built-in demo world's region.
-func IsDemo(r *dat.Region) bool { return r != nil && r.RegionName == demo.RegionName }
+func IsDemo(r *dat.Region) bool { return r != nil && r.RegionName == spots.RegionName }
 
 // Tile is the map tile of landblock (bx, by); a block the data lacks is
 // datfetch.ErrNotFound (wrapped). Tiles are fetched from the cell source

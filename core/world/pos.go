@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -18,13 +17,6 @@ type Spec struct {
 	Heading    float64 // compass degrees, 0 = north, 90 = east; valid when HasHeading
 	HasHeading bool
 }
-
-var (
-	// 0x7D64000D [51.9 112.1 11.9] w x y z — what /loc prints; players paste it.
-	locRe = regexp.MustCompile(`^(?:Your location is:\s*)?(0[xX][0-9A-Fa-f]{1,8})\s*\[\s*(\S+)\s+(\S+)\s+(\S+)\s*\](?:\s+\S+\s+\S+\s+\S+\s+\S+)?$`)
-	// 42.1N, 33.6E
-	mapRe = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?)\s*([NSns])[\s,]+([0-9]+(?:\.[0-9]*)?)\s*([EWew])$`)
-)
 
 // ParsePOS reads the four POS forms of contracts §1.1:
 //
@@ -68,17 +60,18 @@ func ParsePOS(s string) (Spec, error) {
 	switch {
 	case strings.HasPrefix(body, "@"):
 		err = sp.parseGlobal(body[1:])
-	case locRe.MatchString(body):
-		m := locRe.FindStringSubmatch(body)
-		err = sp.parseLocal(m[1], m[2:5])
+	case isLoc(body):
+		cell, xyz, _ := matchLoc(body)
+		err = sp.parseLocal(cell, xyz)
 	case isObjcellForm(body):
 		i := strings.IndexByte(body, '/')
 		if i < 0 {
 			return Spec{}, fmt.Errorf("position %q: want 0xXXYYCCCC/x,y,z", s)
 		}
 		err = sp.parseLocal(body[:i], strings.Split(body[i+1:], ","))
-	case mapRe.MatchString(body):
-		err = sp.parseMap(mapRe.FindStringSubmatch(body))
+	case isMap(body):
+		m, _ := matchMap(body)
+		err = sp.parseMap(m)
 	default:
 		return Spec{}, fmt.Errorf("position %q: want 0xXXYYCCCC/x,y,z, @X,Y,Z, 42.1N,33.6E or a /loc line", s)
 	}
@@ -199,4 +192,101 @@ func parseFloat(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a finite number", strings.TrimSpace(s))
 	}
 	return f, nil
+}
+
+// The two free-form POS shapes are matched by hand rather than with regexp,
+// which would add some 300 KB to the page's wasm for these two patterns.
+
+// asciiSpace is regexp's \s (RE2: [\t\n\f\r ]), what the patterns of
+// contracts §1.1 allowed between fields.
+const asciiSpace = " \t\n\f\r"
+
+func fields(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(asciiSpace, r) })
+}
+
+func isLoc(s string) bool { _, _, ok := matchLoc(s); return ok }
+func isMap(s string) bool { _, ok := matchMap(s); return ok }
+
+// matchLoc matches what /loc prints and players paste:
+//
+//	[Your location is:] 0x7D64000D [51.9 112.1 11.9] [w x y z]
+//
+// returning the objcell text and the three coordinate fields.
+func matchLoc(s string) (cell string, xyz []string, ok bool) {
+	if rest, found := strings.CutPrefix(s, "Your location is:"); found {
+		s = strings.TrimLeft(rest, asciiSpace)
+	}
+	open := strings.IndexByte(s, '[')
+	if open < 0 {
+		return "", nil, false
+	}
+	cell = strings.TrimRight(s[:open], asciiSpace)
+	if len(cell) < 3 || len(cell) > 10 || cell[0] != '0' || (cell[1] != 'x' && cell[1] != 'X') || !allHex(cell[2:]) {
+		return "", nil, false
+	}
+	inner, tail, closed := strings.Cut(s[open+1:], "]")
+	if !closed {
+		return "", nil, false
+	}
+	xyz = fields(inner)
+	quat := fields(tail)
+	if len(xyz) != 3 || !(len(quat) == 0 || len(quat) == 4 && strings.ContainsAny(tail[:1], asciiSpace)) {
+		return "", nil, false
+	}
+	return cell, xyz, true
+}
+
+// matchMap matches map coordinates, "42.1N, 33.6E" (any case, a comma and/or
+// blanks between), returning {whole, ns, N|S, ew, E|W} as parseMap reads them.
+func matchMap(s string) ([]string, bool) {
+	ns, s, ok := mapNumber(s)
+	if !ok {
+		return nil, false
+	}
+	s = strings.TrimLeft(s, asciiSpace)
+	if s == "" || !strings.ContainsRune("NSns", rune(s[0])) {
+		return nil, false
+	}
+	nsDir := s[:1]
+	rest := strings.TrimLeft(s[1:], asciiSpace+",")
+	if len(rest) == len(s)-1 {
+		return nil, false // nothing between the two halves
+	}
+	ew, rest, ok := mapNumber(rest)
+	if !ok {
+		return nil, false
+	}
+	rest = strings.TrimLeft(rest, asciiSpace)
+	if len(rest) != 1 || !strings.ContainsRune("EWew", rune(rest[0])) {
+		return nil, false
+	}
+	return []string{s, ns, nsDir, ew, rest}, true
+}
+
+// mapNumber takes digits, optionally a dot and more digits, from the start.
+func mapNumber(s string) (num, rest string, ok bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return "", s, false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	}
+	return s[:i], s[i:], true
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
 }
