@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/ebitengine/purego v0.4.1 // indirect
 	golang.org/x/sys v0.7.0 // indirect
 )

@@ -131,7 +131,13 @@ func ensureWasm(ctx context.Context, www string, logger *log.Logger) {
 	b := server.WasmBuild{Module: module, WWW: www}
 	if err := b.Ensure(ctx, logger.Printf); err != nil {
 		logger.Printf("wasm: BUILD FAILED, serving the files www already holds: %v", err)
+		return
 	}
+	go func() {
+		if err := b.Precompress(logger.Printf); err != nil {
+			logger.Printf("wasm: brotli: %v (clients get gzip)", err)
+		}
+	}()
 }
 
 // openURL is the address to print: a wildcard host becomes localhost.

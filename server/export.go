@@ -353,6 +353,9 @@ func copyTree(src, dst string) (n int, index bool, err error) {
 		if !d.Type().IsRegular() {
 			return nil // symlinks and devices stay behind
 		}
+		if staleSibling(p) {
+			return nil // a precompressed .br of an older build
+		}
 		if err := copyFile(p, target); err != nil {
 			return err
 		}
@@ -361,6 +364,19 @@ func copyTree(src, dst string) (n int, index bool, err error) {
 		return nil
 	})
 	return n, index, err
+}
+
+// staleSibling reports whether p is a precompressed name.br that is not of
+// the same version as name (WasmBuild.Precompress stamps it with the file's
+// time): a static host that serves .br siblings must not send an old build.
+func staleSibling(p string) bool {
+	base, ok := strings.CutSuffix(p, ".br")
+	if !ok {
+		return false
+	}
+	bst, err1 := os.Stat(base)
+	st, err2 := os.Stat(p)
+	return err1 == nil && err2 == nil && !st.ModTime().Equal(bst.ModTime())
 }
 
 func copyFile(src, dst string) error {

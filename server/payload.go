@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,10 +65,16 @@ func (p *payload) gzipped() []byte {
 // acceptsGzip reads an Accept-Encoding value (RFC 9110 §12.5.3): gzip (or
 // x-gzip) with a non-zero weight, or "*" with a non-zero weight when gzip is
 // not named.
-func acceptsGzip(ae string) bool {
-	gzip, star := -1.0, -1.0
+func acceptsGzip(ae string) bool { return accepts(ae, "gzip", "x-gzip") }
+
+// acceptsBrotli is acceptsGzip for br.
+func acceptsBrotli(ae string) bool { return accepts(ae, "br") }
+
+// accepts reports whether ae accepts the coding (or one of its aliases).
+func accepts(ae string, coding ...string) bool {
+	named, star := -1.0, -1.0
 	for _, part := range strings.Split(ae, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		q := 1.0
 		for _, p := range strings.Split(params, ";") {
 			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
@@ -79,15 +86,15 @@ func acceptsGzip(ae string) bool {
 				q = f
 			}
 		}
-		switch strings.ToLower(strings.TrimSpace(coding)) {
-		case "gzip", "x-gzip":
-			gzip = max(gzip, q)
-		case "*":
+		switch c := strings.ToLower(strings.TrimSpace(name)); {
+		case slices.Contains(coding, c):
+			named = max(named, q)
+		case c == "*":
 			star = max(star, q)
 		}
 	}
-	if gzip >= 0 {
-		return gzip > 0
+	if named >= 0 {
+		return named > 0
 	}
 	return star > 0
 }

@@ -142,6 +142,9 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) erro
 	}
 	// ambient.wasm changes with every build: revalidate rather than cache blind.
 	w.Header().Set("Cache-Control", "no-cache")
+	if s.serveBrotli(w, r, root, name, st) {
+		return nil
+	}
 	if st.Size() > staticFileMax {
 		w.Header().Set("Content-Type", contentType(name))
 		http.ServeContent(w, r, name, st.ModTime(), f)
@@ -216,4 +219,29 @@ func (s *static) load(name string, c *cachedFile, f io.Reader) {
 		}
 		s.mu.Unlock()
 	}
+}
+
+// serveBrotli sends name's precompressed sibling name+".br" (written by
+// WasmBuild.Precompress for the wasm) to a client that accepts br, when the
+// sibling is at least as new as the file. It reports whether it did.
+func (s *static) serveBrotli(w http.ResponseWriter, r *http.Request, root *os.Root, name string, st fs.FileInfo) bool {
+	if !compressible[strings.ToLower(path.Ext(name))] || !acceptsBrotli(r.Header.Get("Accept-Encoding")) {
+		return false
+	}
+	f, err := root.Open(name + ".br")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	bst, err := f.Stat()
+	if err != nil || bst.IsDir() || bst.ModTime().Before(st.ModTime()) {
+		return false
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType(name))
+	h.Set("Content-Encoding", "br")
+	h.Add("Vary", "Accept-Encoding")
+	h.Set("ETag", fmt.Sprintf(`"%x-%x-br"`, st.ModTime().UnixNano(), bst.Size()))
+	http.ServeContent(w, r, "", bst.ModTime(), f)
+	return true
 }
