@@ -174,7 +174,7 @@ func TestRenderAgreesWithTrace(t *testing.T) {
 			want = append(want, l)
 		}
 	}
-	if plays < 100 {
+	if float64(plays) < seconds/6 { // the river and meadow play every few seconds
 		t.Fatalf("only %d plays in %v s", plays, seconds)
 	}
 	if len(rendered) != len(want) {
