@@ -153,12 +153,7 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which int,
 		acdatError(w, "JSON export is not supported for file type "+t, http.StatusBadRequest)
 		return
 	}
-	hdr := w.Header()
-	hdr.Set("Content-Type", "application/octet-stream")
-	hdr.Set("ETag", rec.etag)
-	hdr.Set("Cache-Control", recordCacheControl)
-	hdr.Set("X-Content-Type-Options", "nosniff")
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(rec.b))
+	rec.write(w, r)
 }
 
 // storedRecord returns a record as the dat stores it. acdatservice never

@@ -75,13 +75,18 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 		http.Error(w, fmt.Sprintf("%s record 0x%08X is unreadable", d.name, id), http.StatusInternalServerError)
 		return
 	}
+	rec.write(w, r)
+}
+
+// write answers the record's bytes with its validator and caching headers.
+// ServeContent does HEAD, If-None-Match (lists, "*", weak comparison as RFC
+// 9110 §13.1.2 asks) → 304, and Range.
+func (rec *cachedRecord) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("ETag", rec.etag)
 	h.Set("Cache-Control", recordCacheControl)
 	h.Set("X-Content-Type-Options", "nosniff")
-	// ServeContent does HEAD, If-None-Match (lists, "*", weak comparison as
-	// RFC 9110 §13.1.2 asks) → 304, and Range.
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(rec.b))
 }
 
