@@ -110,8 +110,9 @@ async function connect(src, remember) {
   drawLandmarks(); drawLegend(); renderEmpty(); dirty = true;
   showSource(src);
   $("srcMsg").textContent = "";
-  $("srcNow").textContent = "connecting to " + nameOf(src) + "…";
+  $("srcNow").textContent = "Connecting to " + nameOf(src) + "…";
   $("overlay").classList.remove("hidden");
+  $("overlayTitle").textContent = "▶ Click to start audio";
   $("overlayMsg").textContent = "Loading from " + nameOf(src) + "…";
   if (remember) {
     try { localStorage.setItem(SOURCE_KEY, JSON.stringify(src)); } catch { /* not remembered */ }
@@ -140,7 +141,7 @@ async function connect(src, remember) {
   amb.on("play", (ev) => { flashes.set(ev.stbIndex + "/" + ev.soundIndex, performance.now()); });
   drawLandmarks();
   drawLegend();
-  $("srcNow").textContent = (info.demo ? "demo world" : "dats") + " from " + nameOf(src) + (src.api === "acdatservice" ? " (acdatservice)" : "");
+  $("srcNow").textContent = "Playing " + (info.demo ? "the demo world" : "the dats") + " from " + nameOf(src) + (src.api === "acdatservice" ? " (acdatservice)." : ".");
 
   const start = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : defaultSpot();
   try {
@@ -169,9 +170,12 @@ async function connect(src, remember) {
 }
 
 function failSource(src, msg) {
-  $("srcNow").textContent = "not connected";
+  $("srcNow").textContent = "Not connected.";
+  $("loadState").textContent = "no data";
+  $("loadState").className = "pill warn";
   $("srcMsg").textContent = msg;
-  $("overlayMsg").textContent = "No data: see Data source in the panel.";
+  $("overlayTitle").textContent = "No data";
+  $("overlayMsg").textContent = "See Data source in the panel.";
 }
 
 function noCells(src, block) {
