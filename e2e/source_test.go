@@ -286,18 +286,23 @@ func TestPageSourceErrors(t *testing.T) {
 	t.Cleanup(portalOnly.Close)
 
 	b := srcOpen(t)
-	for _, c := range []struct{ name, server, api, want string }{
-		{"unreachable", deadURL, "acdatservice", "is unreachable: no answer from " + deadURL},
-		{"no CORS", noCORS.URL, "acdatservice", "answers, but without CORS headers"},
-		{"no cell records", portalOnly.URL, "acdatservice", "has the region but no cell records: landblock 0xA9B5FFFF is not there"},
-		{"wrong api", s.emuURL, "", `has no region record 0x13000000 (404). Is it a dat server? If it is an acdatservice, choose "acdatservice"`},
+	const river = "#0xA9B5002D/120,96,22.85"
+	for _, c := range []struct{ name, server, api, hash, want string }{
+		{"unreachable", deadURL, "acdatservice", river, "is unreachable: no answer from " + deadURL},
+		{"no CORS", noCORS.URL, "acdatservice", river, "answers, but without CORS headers"},
+		{"no cell records", portalOnly.URL, "acdatservice", river, "has the region but no cell records: landblock 0xA9B5FFFF is not there"},
+		// Map coordinates need the landblock for their height: the move
+		// itself fails.
+		{"no cell records, map coordinates", portalOnly.URL, "acdatservice", "#42.1N,33.6E", "has the region but no cell records: landblock 0xA9B4FFFF is not there"},
+		{"wrong api", s.emuURL, "", river, `has no region record 0x13000000 (404). Is it a dat server? If it is an acdatservice, choose "acdatservice"`},
 	} {
 		q := "?server=" + url.QueryEscape(c.server)
 		if c.api != "" {
 			q += "&api=" + c.api
 		}
 		start := time.Now()
-		b.do("goto", "url", s.page+"/"+q+"#0xA9B5002D/120,96,22.85")
+		b.do("goto", "url", "about:blank") // a new document, not a hash change
+		b.do("goto", "url", s.page+"/"+q+c.hash)
 		b.waitFor(`document.getElementById("srcMsg").textContent !== ""`, 60*time.Second)
 		msg := srcText(b, "srcMsg")
 		if !strings.Contains(msg, c.want) {

@@ -152,7 +152,8 @@ async function connect(src, remember) {
     });
   } catch (e) {
     if (my !== generation) return;
-    return failSource(src, /landblock 0x[0-9A-F]+ is missing/.test(e.message) ? noCells(src, e.message.match(/0x[0-9A-F]{8}/)[0]) : e.message);
+    const missing = e.message.match(/landblock (0x[0-9A-F]{8}) is missing/);
+    return failSource(src, missing ? noCells(src, missing[1]) : e.message);
   }
   if (my !== generation) return;
   // The region loaded; a source without cell records answers 404 for every
