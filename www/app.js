@@ -50,12 +50,11 @@ async function main() {
 // A source is {server, api}: server "" is this page's own origin (`serve`
 // answers the built-in demo world or the dats it was started with), api
 // "acdatservice" reads acdatservice's /dats/{dat}/files/ routes, "ours" the
-// /files/ routes of `serve` and `export` (contracts §3).
-
-
+// /files/ routes of `serve` and `export` (contracts §3). A base typed
+// without a scheme ("dats.treestats.net") is taken as https.
 function normSource(s) {
   let server = String((s && s.server) || "").trim().replace(/\/+$/, "");
-  if (server && !/^[a-z][a-z0-9+.-]*:/i.test(server)) server = "https://" + server;
+  if (server && !/^[a-z][a-z0-9+.-]*:\/\//i.test(server)) server = "https://" + server;
   return { server, api: s && s.api === "acdatservice" ? "acdatservice" : "ours" };
 }
 
