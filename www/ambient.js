@@ -93,7 +93,8 @@ export class AmbientAudio {
     if (err instanceof Error) throw err;
     if (made) {
       this._ctx = made;
-      made.addEventListener("statechange", () => this._emit("state", this.state()));
+      // dispose() closes the context, which fires one more statechange.
+      made.addEventListener("statechange", () => { if (!this._disposed) this._emit("state", this.state()); });
     }
     const ctx = this._ctx;
     if (ctx && ctx.state !== "running") {

@@ -19,6 +19,10 @@ const view = { cx: 0, cy: 0, scale: 0.5 }; // global metres at the centre; px pe
 const tiles = new Map(); // bx*256+by → {tile, img} | null (no land) | "pending"
 let dirty = true;
 const flashes = new Map(); // "stb/sound" → time of the last play (ms)
+const SOURCE_KEY = "acambient.source"; // localStorage: the chosen data source
+const REGION = "0x13000000"; // the region record every client loads first
+let generation = 0; // which connect() is current
+let audioWanted = false; // the user started the audio once
 
 const hex = (n) => "0x" + (n >>> 0).toString(16).toUpperCase().padStart(8, "0");
 const fmt = (v, d = 2) => Number(v).toFixed(d);
@@ -31,27 +35,181 @@ main().catch((e) => {
 
 async function main() {
   setupCanvas();
-  amb = await AmbientAudio.load({ server: "" });
-  window.ambient = amb;
-  info = amb.info;
-  drawLegend();
-  drawLandmarks();
   setupControls();
+  setupSource();
+  window.addEventListener("hashchange", () => {
+    const h = decodeURIComponent(location.hash.slice(1));
+    if (amb && h && h !== hashOf(player)) go(h, true).catch((e) => showGotoError(e.message));
+  });
+  requestAnimationFrame(frame);
+  await connect(initialSource(), false);
+}
 
+// ---- the data source ----
+//
+// A source is {server, api}: server "" is this page's own origin (`serve`
+// answers the built-in demo world or the dats it was started with), api
+// "acdatservice" reads acdatservice's /dats/{dat}/files/ routes, "ours" the
+// /files/ routes of `serve` and `export` (contracts §3). A base typed
+// without a scheme ("dats.treestats.net") is taken as https.
+function normSource(s) {
+  let server = String((s && s.server) || "").trim().replace(/\/+$/, "");
+  if (server && !/^[a-z][a-z0-9+.-]*:\/\//i.test(server)) server = "https://" + server;
+  return { server, api: s && s.api === "acdatservice" ? "acdatservice" : "ours" };
+}
+
+// initialSource: the URL's ?server=…&api=… (a shared link), else the
+// remembered choice, else this server.
+function initialSource() {
+  const q = new URLSearchParams(location.search);
+  if (q.has("server")) return normSource({ server: q.get("server"), api: q.get("api") });
+  try {
+    const s = JSON.parse(localStorage.getItem(SOURCE_KEY) || "null");
+    if (s) return normSource(s);
+  } catch { /* storage off or garbled: this server */ }
+  return normSource(null);
+}
+
+function kindOf(src) { return !src.server ? "here" : src.api === "acdatservice" ? "acdatservice" : "url"; }
+function nameOf(src) {
+  try { return src.server ? new URL(src.server).host : "this server"; } catch { return src.server; }
+}
+
+function setupSource() {
+  const kind = $("srcKind"), url = $("srcURL");
+  const sync = () => {
+    url.hidden = kind.value === "here";
+    url.placeholder = kind.value === "acdatservice" ? "https://dats.treestats.net" : "https://example.org/acdats";
+  };
+  kind.addEventListener("change", () => { sync(); if (!url.hidden) url.focus(); });
+  $("srcForm").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const k = kind.value;
+    if (k !== "here" && !url.value.trim()) { $("srcMsg").textContent = "Type the source's base URL first."; return; }
+    const src = normSource({ server: k === "here" ? "" : url.value, api: k === "acdatservice" ? "acdatservice" : "ours" });
+    try { if (src.server) new URL(src.server); } catch { $("srcMsg").textContent = `"${url.value}" is not a URL.`; return; }
+    connect(src, true);
+  });
+  setupSource.sync = sync;
+}
+
+function showSource(src) {
+  $("srcKind").value = kindOf(src);
+  $("srcURL").value = src.server;
+  setupSource.sync();
+}
+
+// connect replaces the instance with one reading src; remember keeps the
+// choice (localStorage, and the URL so a link shares it).
+async function connect(src, remember) {
+  const my = ++generation;
+  if (amb) { amb.dispose(); amb = null; window.ambient = null; }
+  info = { terrains: [], landmarks: [] };
+  st = null; player = null; tiles.clear(); flashes.clear(); go.block = undefined;
+  drawLandmarks(); drawLegend(); renderEmpty(); dirty = true;
+  showSource(src);
+  $("srcMsg").textContent = "";
+  $("srcNow").textContent = "Connecting to " + nameOf(src) + "…";
+  $("overlay").classList.remove("hidden");
+  $("overlayTitle").textContent = "▶ Click to start audio";
+  $("overlayMsg").textContent = "Loading from " + nameOf(src) + "…";
+  if (remember) {
+    try { localStorage.setItem(SOURCE_KEY, JSON.stringify(src)); } catch { /* not remembered */ }
+    const u = new URL(location.href);
+    u.searchParams.delete("server"); u.searchParams.delete("api");
+    if (src.server) { u.searchParams.set("server", src.server); if (src.api !== "ours") u.searchParams.set("api", src.api); }
+    history.replaceState(null, "", u);
+  }
+
+  let a;
+  try {
+    a = await AmbientAudio.load({ server: src.server, api: src.api });
+  } catch (e) {
+    if (my !== generation) return;
+    console.warn(e);
+    return failSource(src, await explainLoad(e, src));
+  }
+  if (my !== generation) { a.dispose(); return; }
+  amb = a;
+  window.ambient = a;
+  info = a.info;
+  amb.setVolume(Number($("volume").value));
+  amb.setEnabled($("enabled").checked);
   amb.on("state", (s) => { st = s; renderPanel(); dirty = true; });
   amb.on("error", (e) => showError(e.message));
   amb.on("play", (ev) => { flashes.set(ev.stbIndex + "/" + ev.soundIndex, performance.now()); });
+  drawLandmarks();
+  drawLegend();
+  $("srcNow").textContent = "Playing " + (info.demo ? "the demo world" : "the dats") + " from " + nameOf(src) + (src.api === "acdatservice" ? " (acdatservice)." : ".");
 
   const start = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : defaultSpot();
-  await go(start, true).catch(async (e) => { showGotoError(e.message); await go(defaultSpot(), true); });
+  try {
+    await go(start, true).catch(async (e) => {
+      if (my !== generation || /landblock 0x[0-9A-F]+ is missing/.test(e.message)) throw e;
+      showGotoError(e.message);
+      await go(defaultSpot(), true);
+    });
+  } catch (e) {
+    if (my !== generation) return;
+    const missing = e.message.match(/landblock (0x[0-9A-F]{8}) is missing/);
+    return failSource(src, missing ? noCells(src, missing[1]) : e.message);
+  }
+  if (my !== generation) return;
+  // The region loaded; a source without cell records answers 404 for every
+  // landblock, which the engine (as retail) takes as no land: say so.
+  const bx = Math.floor(player.X / BLOCK), by = Math.floor(player.Y / BLOCK), B = info.bounds;
+  if (!B || (bx >= B.bx0 && bx <= B.bx1 && by >= B.by0 && by <= B.by1)) {
+    const t = await amb.tile(bx, by).catch(() => undefined);
+    if (my !== generation) return;
+    if (t === null) $("srcMsg").textContent = noCells(src, hex(((bx << 24) | (by << 16) | 0xffff) >>> 0));
+  }
   const lm = nearestLandmark();
   $("overlayMsg").textContent = (lm ? `You stand at the ${lm.name}: ${lm.description}.` : "You stand at the spot in the link.") +
     " Click to listen; then click the map to move, or walk with WASD.";
-  window.addEventListener("hashchange", () => {
-    const h = decodeURIComponent(location.hash.slice(1));
-    if (h && h !== hashOf(player)) go(h, true).catch((e) => showGotoError(e.message));
-  });
-  requestAnimationFrame(frame);
+  if (audioWanted) startAudio();
+}
+
+function failSource(src, msg) {
+  $("srcNow").textContent = "Not connected.";
+  $("loadState").textContent = "no data";
+  $("loadState").className = "pill warn";
+  $("srcMsg").textContent = msg;
+  $("overlayTitle").textContent = "No data";
+  $("overlayMsg").textContent = "See Data source in the panel.";
+}
+
+function noCells(src, block) {
+  return `${nameOf(src)} has the region but no cell records: landblock ${block} is not there (404), so there is no land to hear. ` +
+  "It serves a portal dat without a cell dat (client_cell_1.dat).";
+}
+
+// explainLoad turns a load() rejection into plain words. A fetch that fails
+// with no response is a TypeError whatever the cause; a no-cors request
+// tells an unreachable server (it fails too) from one whose answers the
+// browser withholds for want of CORS headers (it gets an opaque answer).
+async function explainLoad(err, src) {
+  const m = String((err && err.message) || err);
+  const where = src.server || location.origin;
+  const name = nameOf(src);
+  if (/Failed to fetch|NetworkError|Load failed|fetch failed/i.test(m)) {
+    if (location.protocol === "https:" && where.startsWith("http:")) {
+      return `${name} is unreachable from here: an https page may not read an http source (mixed content). Use its https address.`;
+    }
+    if (new URL(where, location.href).origin !== location.origin) {
+      const answered = await fetch(where + "/", { mode: "no-cors", cache: "no-store" }).then(() => true, () => false);
+      if (answered) {
+        return `${name} answers, but without CORS headers (Access-Control-Allow-Origin), so the browser blocks this page from reading its records. ` +
+          "The server must allow this page's origin.";
+      }
+    }
+    return `${name} is unreachable: no answer from ${where}. Check the address, and that the server is up.`;
+  }
+  if (/not found|404/i.test(m) && m.includes(REGION)) {
+    const other = src.api === "acdatservice" ? "Dat server or export" : "acdatservice";
+    return `${name} answered, but has no region record ${REGION} (404). Is it a dat server? If it is ` +
+      (src.api === "acdatservice" ? "ours or an export" : "an acdatservice") + `, choose "${other}".`;
+  }
+  return `Could not load from ${name}: ${m}`;
 }
 
 function defaultSpot() {
@@ -70,6 +228,7 @@ let inflight = false, queued = null;
 // go moves the player (any form setPlayer takes); recentre when asked or
 // when the player leaves the view.
 async function go(pos, recentre = false) {
+  if (!amb) throw new Error("no data source loaded");
   const w = await amb.setPlayer(pos);
   player = w;
   await amb.setCamera({ objcellId: w.objcellId, x: w.x, y: w.y, z: w.z }, heading);
@@ -113,17 +272,20 @@ function nearestLandmark() {
 
 // ---- controls ----
 
+async function startAudio() {
+  if (!amb) return;
+  audioWanted = true;
+  try {
+    const r = await amb.start();
+    if (r.running) $("overlay").classList.add("hidden");
+    else $("overlayMsg").textContent = "The browser is waiting for a click or key press…";
+  } catch (e) { showError(e.message); }
+  renderAudio();
+  $("map").focus();
+}
+
 function setupControls() {
   const overlay = $("overlay");
-  const startAudio = async () => {
-    try {
-      const r = await amb.start();
-      if (r.running) overlay.classList.add("hidden");
-      else $("overlayMsg").textContent = "The browser is waiting for a click or key press…";
-    } catch (e) { showError(e.message); }
-    renderAudio();
-    $("map").focus();
-  };
   overlay.addEventListener("click", startAudio);
   overlay.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") startAudio(); });
 
@@ -134,10 +296,10 @@ function setupControls() {
   });
   const vol = $("volume");
   vol.addEventListener("input", () => {
-    amb.setVolume(Number(vol.value));
+    if (amb) amb.setVolume(Number(vol.value));
     $("volumeOut").textContent = Math.round(vol.value * 100) + "%";
   });
-  $("enabled").addEventListener("change", (e) => amb.setEnabled(e.target.checked));
+  $("enabled").addEventListener("change", (e) => { if (amb) amb.setEnabled(e.target.checked); });
   $("heading").addEventListener("input", (e) => setHeading(Number(e.target.value)));
 }
 
@@ -145,7 +307,7 @@ function setHeading(h) {
   heading = ((h % 360) + 360) % 360;
   $("heading").value = Math.round(heading);
   $("headingOut").textContent = `${Math.round(heading)}° ${COMPASS[Math.round(heading / 45) % 8]}`;
-  if (player) amb.setCamera({ objcellId: player.objcellId, x: player.x, y: player.y, z: player.z }, heading).catch(() => {});
+  if (player && amb) amb.setCamera({ objcellId: player.objcellId, x: player.x, y: player.y, z: player.z }, heading).catch(() => {});
   dirty = true;
 }
 
@@ -218,6 +380,18 @@ function renderWhere() {
     const l = info.landmarks.find((x) => x.name === b.dataset.name);
     b.classList.toggle("on", !!l && l.where.objcellId === w.objcellId && Math.abs(l.where.x - w.x) < 1 && Math.abs(l.where.y - w.y) < 1);
   }
+}
+
+// renderEmpty clears what the last instance showed.
+function renderEmpty() {
+  for (const id of ["posCell", "posGlobal", "posMap", "posTerrain", "hudCoords"]) $(id).textContent = "—";
+  $("instances").tBodies[0].replaceChildren();
+  $("voices").replaceChildren();
+  $("instSummary").textContent = $("voiceSummary").textContent = "";
+  $("loadState").textContent = "loading…";
+  $("loadState").className = "pill";
+  $("loadBar").value = 0;
+  renderAudio();
 }
 
 function renderAudio() {
@@ -414,12 +588,14 @@ function wantTile(bx, by) {
   const key = bx * 256 + by;
   if (tiles.has(key)) return tiles.get(key);
   tiles.set(key, "pending");
-  amb.tile(bx, by).then((t) => {
+  const a = amb;
+  a.tile(bx, by).then((t) => {
+    if (a !== amb) return; // an instance since replaced
     tiles.set(key, t ? { tile: t, img: tileImage(t) } : null);
     dirty = true;
     clearTimeout(wantTile.legend);
     wantTile.legend = setTimeout(() => { drawLegend(); renderWhere(); if (st) renderPanel(); }, 100);
-  }, () => tiles.delete(key)); // a failed fetch is asked again when next drawn
+  }, () => { if (a === amb) tiles.delete(key); }); // a failed fetch is asked again when next drawn
   return "pending";
 }
 
