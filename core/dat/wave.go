@@ -55,6 +55,20 @@ func (w *Wave) Encode() []byte {
 	return e.b
 }
 
+// PCMHeader is the 18-byte WAVEFORMATEX (cbSize 0) of linear PCM, the form
+// retail PCM waves take (spec §5: H = 18).
+func PCMHeader(rate, channels, bits int) []byte {
+	align := channels * bits / 8
+	h := make([]byte, 18)
+	binary.LittleEndian.PutUint16(h[0:], FormatPCM)
+	binary.LittleEndian.PutUint16(h[2:], uint16(channels))
+	binary.LittleEndian.PutUint32(h[4:], uint32(rate))
+	binary.LittleEndian.PutUint32(h[8:], uint32(rate*align))
+	binary.LittleEndian.PutUint16(h[12:], uint16(align))
+	binary.LittleEndian.PutUint16(h[14:], uint16(bits))
+	return h
+}
+
 // Format parses Header as WAVEFORMATEX: the 16-byte core, cbSize iff the
 // header has at least 18 bytes, and cbSize extra bytes after it (Extra
 // aliases Header). Header bytes past the extra ones are allowed and ignored.

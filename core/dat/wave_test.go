@@ -162,3 +162,13 @@ func TestWaveJSONBadHeader(t *testing.T) {
 		t.Errorf("json = %s", out)
 	}
 }
+
+func TestPCMHeader(t *testing.T) {
+	w := &Wave{Header: PCMHeader(22050, 2, 16)}
+	f, err := w.Format()
+	want := WaveFormat{FormatTag: FormatPCM, Channels: 2, SamplesPerSec: 22050, AvgBytesPerSec: 88200, BlockAlign: 4, BitsPerSample: 16}
+	if err != nil || len(w.Header) != 18 || f.FormatTag != want.FormatTag || f.Channels != 2 || f.SamplesPerSec != 22050 ||
+		f.AvgBytesPerSec != 88200 || f.BlockAlign != 4 || f.BitsPerSample != 16 || f.CbSize != 0 {
+		t.Errorf("PCMHeader(22050, 2, 16) parses as %+v, %v; want %+v", f, err, want)
+	}
+}

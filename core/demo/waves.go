@@ -153,13 +153,13 @@ func buildWave(s waveSpec) (*dat.Wave, float64, error) {
 	n := len(b.S)
 	switch s.enc {
 	case pcm16:
-		w.Header = pcmHeader(s.rate, 16)
+		w.Header = dat.PCMHeader(s.rate, 1, 16)
 		w.Data = make([]byte, 2*n)
 		for i, v := range b.S {
 			binary.LittleEndian.PutUint16(w.Data[2*i:], uint16(audio.To16(float32(v))))
 		}
 	case pcm8:
-		w.Header = pcmHeader(s.rate, 8)
+		w.Header = dat.PCMHeader(s.rate, 1, 8)
 		w.Data = make([]byte, n)
 		for i, v := range b.S {
 			w.Data[i] = byte(min(max(math.Round(v*128)+128, 0), 255))
@@ -172,19 +172,6 @@ func buildWave(s waveSpec) (*dat.Wave, float64, error) {
 		w.Header, w.Data = audio.EncodeMSADPCM(x, 1, s.rate, msBlock)
 	}
 	return w, float64(n) / float64(s.rate), nil
-}
-
-// pcmHeader is an 18-byte WAVEFORMATEX for mono PCM (cbSize 0), the form
-// retail PCM waves take (spec §5: H = 18).
-func pcmHeader(rate, bits int) []byte {
-	h := make([]byte, 18)
-	binary.LittleEndian.PutUint16(h[0:], dat.FormatPCM)
-	binary.LittleEndian.PutUint16(h[2:], 1)
-	binary.LittleEndian.PutUint32(h[4:], uint32(rate))
-	binary.LittleEndian.PutUint32(h[8:], uint32(rate*bits/8))
-	binary.LittleEndian.PutUint16(h[12:], uint16(bits/8))
-	binary.LittleEndian.PutUint16(h[14:], uint16(bits))
-	return h
 }
 
 // mp3Header is the 30-byte MPEGLAYER3WAVEFORMAT for a raw MPEG stream (spec

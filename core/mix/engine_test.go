@@ -21,13 +21,7 @@ const testTable = 0x20000001
 
 // wave16 is a 16-bit mono PCM wave of frames frames at rate, every sample v.
 func wave16(id uint32, rate, frames int, v int16) []byte {
-	h := make([]byte, 18)
-	binary.LittleEndian.PutUint16(h[0:], dat.FormatPCM)
-	binary.LittleEndian.PutUint16(h[2:], 1)
-	binary.LittleEndian.PutUint32(h[4:], uint32(rate))
-	binary.LittleEndian.PutUint32(h[8:], uint32(rate*2))
-	binary.LittleEndian.PutUint16(h[12:], 2)
-	binary.LittleEndian.PutUint16(h[14:], 16)
+	h := dat.PCMHeader(rate, 1, 16)
 	data := make([]byte, 2*frames)
 	for i := 0; i < frames; i++ {
 		binary.LittleEndian.PutUint16(data[2*i:], uint16(v))

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"strings"
 	"sync"
@@ -79,14 +78,7 @@ func fixture(t *testing.T) (portal, cell *datfetch.Memory) {
 }
 
 func pcmWave(id uint32, rate, frames int) *dat.Wave {
-	h := make([]byte, 18)
-	binary.LittleEndian.PutUint16(h[0:], dat.FormatPCM)
-	binary.LittleEndian.PutUint16(h[2:], 1)
-	binary.LittleEndian.PutUint32(h[4:], uint32(rate))
-	binary.LittleEndian.PutUint32(h[8:], uint32(rate*2))
-	binary.LittleEndian.PutUint16(h[12:], 2)
-	binary.LittleEndian.PutUint16(h[14:], 16)
-	return &dat.Wave{ID: dat.DID(id), Header: h, Data: make([]byte, 2*frames)}
+	return &dat.Wave{ID: dat.DID(id), Header: dat.PCMHeader(rate, 1, 16), Data: make([]byte, 2*frames)}
 }
 
 // newHost is a Sync host over the fixture with errors collected.
