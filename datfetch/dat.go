@@ -300,7 +300,7 @@ func (d *Dat) read(ctx context.Context, e Entry) ([]byte, error) {
 		return nil, err
 	}
 	defer d.budget.release(cost)
-	b, err := d.readChain(e.Offset, e.Size)
+	b, err := d.readChain(e.Offset, e.Size, nil)
 	if err != nil || !e.Compressed() {
 		return b, err
 	}
@@ -452,7 +452,7 @@ func (d *Dat) node(off uint32) (*node, error) {
 }
 
 func (d *Dat) readNode(off uint32) (*node, error) {
-	b, err := d.readChain(off, nodeSize)
+	b, err := d.readChain(off, nodeSize, nil)
 	if err != nil {
 		return nil, fmt.Errorf("btree node at 0x%08X: %w", off, err)
 	}
@@ -500,23 +500,27 @@ func decodeNode(off uint32, b []byte) (*node, error) {
 }
 
 // readChain returns the size bytes stored through the block chain at off
-// (spec §1.2, retail CLBlockAllocator::Load_Data 0x006744E0). A chain of S
-// bytes is exactly ceil(S/P) blocks, so the loop is bounded by the blocks the
-// file has. The output grows as the chain proves itself (growChain), so a
-// size field that lies costs about the blocks actually walked, not what it
-// claims. A link with bit 31 set — the block is
-// on the free list — fails the read as in retail, also on the last block. A
+// (spec §1.2, retail CLBlockAllocator::Load_Data 0x006744E0), in dst's
+// array when they fit. A chain of S bytes is exactly ceil(S/P) blocks, so
+// the loop is bounded by the blocks the file has. The output grows as the
+// chain proves itself (growChain), so a size field that lies costs about
+// the blocks actually walked, not what it claims. A link with bit 31 set —
+// the block is on the free list — fails the read as in retail, also on the
+// last block. A
 // non-zero last link, which retail rejects, is accepted (spec §1.2 step 3,
 // as ACE and DRW do): the bytes are all there.
-func (d *Dat) readChain(off, size uint32) ([]byte, error) {
+func (d *Dat) readChain(off, size uint32, dst []byte) ([]byte, error) {
+	out := dst[:0]
 	if size == 0 {
-		return []byte{}, nil
+		if out == nil {
+			out = []byte{}
+		}
+		return out, nil
 	}
 	nblocks := (uint64(size) + uint64(d.payload) - 1) / uint64(d.payload)
 	if have := d.blocks(); nblocks > have {
 		return nil, fmt.Errorf("chain at 0x%08X: %d bytes need %d blocks, the file has %d", off, size, nblocks, have)
 	}
-	var out []byte
 	scratch := d.scratch(int(min(nblocks, runBlocks)) * int(d.bs))
 	defer d.runs.Put(scratch)
 	var seen blockSet

@@ -95,7 +95,7 @@ func TestStoredSizeOverCap(t *testing.T) {
 // a longer one grows to exactly its size with its bytes intact.
 func TestChainGrowthKeepsBytes(t *testing.T) {
 	f, e := multiBlock()
-	out, err := f.open(t).readChain(e.Offset, e.Size)
+	out, err := f.open(t).readChain(e.Offset, e.Size, nil)
 	if err != nil || len(out) != 600 || cap(out) != 600 {
 		t.Fatalf("readChain = len %d cap %d, %v; want 600 bytes allocated once", len(out), cap(out), err)
 	}

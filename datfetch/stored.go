@@ -11,13 +11,19 @@ import (
 // bytes of the chain and stops), which a drop-in for it must serve too. The
 // chain is read and checked as Get reads it; nothing else is checked.
 func (d *Dat) ReadStored(ctx context.Context, e Entry) ([]byte, error) {
+	return d.AppendStored(ctx, e, nil)
+}
+
+// AppendStored is ReadStored into dst's array (from dst[:0]) when it has
+// room: the server reads small records into reused buffers.
+func (d *Dat) AppendStored(ctx context.Context, e Entry, dst []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if e.Size == 0 {
 		return nil, fmt.Errorf("%w (entry of size 0: no data)", NotFound(e.ID))
 	}
-	b, err := d.readChain(e.Offset, e.Size)
+	b, err := d.readChain(e.Offset, e.Size, dst)
 	if err != nil {
 		return nil, fmt.Errorf("record 0x%08X: %w", e.ID, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc64"
 	"net/http"
 	"strconv"
 	"strings"
@@ -179,7 +180,7 @@ func (d *db) storedRecord(r *http.Request, id uint32) (*cachedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachedRecord{b: b, etag: bytesETag(b)}, nil
+	return &cachedRecord{b: b, sum: crc64.Checksum(b, crcTable)}, nil
 }
 
 // acdatListing answers /dats/{dat}/files: files_index's paging (limit, then

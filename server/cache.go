@@ -1,7 +1,7 @@
 package server
 
 import (
-	"unsafe"
+	"sync"
 
 	"acambient/datfetch"
 )
@@ -12,26 +12,37 @@ import (
 const DefaultCacheBytes = 64 << 20
 
 // recordCache is the one cache of served records that the portal and the
-// cell source share, so CacheBytes bounds both together. It counts what an
-// entry really holds (recordSize and datfetch.EntryOverhead): a landblock
-// of 252 bytes costs 380 bytes of heap, not 252.
-type recordCache = datfetch.Cache[*cachedRecord]
+// cell source share, so CacheBytes bounds both together: their bytes and
+// the hash of each, in one arena (datfetch.BlobCache), keyed by cacheKey.
+type recordCache = datfetch.BlobCache
 
-// cachedRecord is a served record with its ETag. The cache of them spares a
-// dat-file source the block-chain read, the allocation of every answer and
-// the hash: without it a busy serve spends its time collecting garbage where
-// a file server sendfiles.
+// cachedRecord is a record as answered: its bytes, their CRC-64 (the ETag
+// is made of it and the length), and the pooled buffer the bytes were
+// copied into from the cache, if they were.
 type cachedRecord struct {
-	src  *db // whose record it is: a portal and a cell id can be equal
-	b    []byte
-	etag string
+	b   []byte
+	sum uint64
+	buf *[]byte
 }
 
-// cachedRecordBytes is the allocation of a cachedRecord itself.
-var cachedRecordBytes = datfetch.AllocSize(int(unsafe.Sizeof(cachedRecord{})))
+// answerBufs recycles the buffers cache hits are copied into, so a hit
+// allocates no record-sized garbage: a busy serve's collections then come
+// from net/http's own allocations alone.
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
-// recordSize is the heap a cached record keeps alive: the struct, the
-// record's backing array and the ETag string.
-func recordSize(r *cachedRecord) int64 {
-	return cachedRecordBytes + datfetch.AllocSize(cap(r.b)) + datfetch.AllocSize(len(r.etag))
+// maxPooledAnswer is the largest buffer kept for reuse: landblocks, cells
+// and tables are far smaller, and a wave of hundreds of KiB pinned per
+// pooled buffer would cost more than it saves.
+const maxPooledAnswer = 64 << 10
+
+// release hands the record's buffer back for reuse once its answer is written.
+func (rec *cachedRecord) release() {
+	if rec.buf == nil {
+		return
+	}
+	if cap(rec.b) <= maxPooledAnswer {
+		*rec.buf = rec.b[:0]
+		answerBufs.Put(rec.buf)
+	}
+	rec.buf, rec.b = nil, nil
 }

@@ -29,13 +29,14 @@ const etagCacheMin = 16 << 10
 var crcTable = crc64.MakeTable(crc64.ECMA)
 
 // db is one record source as served: its name for messages, the source, and
-// what is computed once (the listing, large records' ETags).
+// what is computed once (the listing, large records' hashes).
 type db struct {
 	name string
 	src  datfetch.Lister
 	log  *log.Logger
+	tag  uint64 // the high half of its records' cache keys: a portal and a cell id can be equal
 
-	etags sync.Map     // uint32 → string, records ≥ etagCacheMin only
+	sums  sync.Map     // uint32 → uint64 CRC-64, records ≥ etagCacheMin only
 	cache *recordCache // shared with the other source; nil for in-memory sources, which need none
 	// reads makes concurrent requests for one record share one read of a
 	// source that has to work for it (a dat file): without it, n cold
@@ -47,8 +48,8 @@ type db struct {
 	listing *payload // nil until first built
 }
 
-func newDB(name string, src datfetch.Lister, l *log.Logger, cache *recordCache) *db {
-	d := &db{name: name, src: src, log: l}
+func newDB(name string, tag uint64, src datfetch.Lister, l *log.Logger, cache *recordCache) *db {
+	d := &db{name: name, tag: tag, src: src, log: l}
 	if _, d.inMemory = src.(*datfetch.Memory); !d.inMemory {
 		d.cache = cache
 		d.reads = &datfetch.Flights[*cachedRecord]{}
@@ -78,38 +79,111 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 	rec.write(w, r)
 }
 
-// write answers the record's bytes with its validator and caching headers.
-// ServeContent does HEAD, If-None-Match (lists, "*", weak comparison as RFC
-// 9110 §13.1.2 asks) → 304, and Range.
+// write answers the record's bytes with its validator and caching headers,
+// then releases its buffer. ServeContent does HEAD, If-None-Match (lists,
+// "*", weak comparison as RFC 9110 §13.1.2 asks) → 304, and Range.
 func (rec *cachedRecord) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
-	h.Set("ETag", rec.etag)
+	h.Set("ETag", formatETag(rec.sum, len(rec.b)))
 	h.Set("Cache-Control", recordCacheControl)
 	h.Set("X-Content-Type-Options", "nosniff")
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(rec.b))
+	rec.release()
 }
 
-// record returns a record and its ETag, from the cache or the source; one
+// record returns a record and its hash, from the cache or the source; one
 // read serves every request for the record that arrives while it runs.
 func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
-	if rec, ok := d.cache.Get(id); ok && rec.src == d {
+	if rec, ok := d.cached(id, true); ok {
 		return rec, nil
 	}
 	if d.inMemory {
 		return d.load(r.Context(), id)
 	}
+	if rec, ok, err := d.readSmall(r.Context(), id); ok {
+		return rec, err
+	}
 	return d.reads.Do(r.Context(), id, func(ctx context.Context) (*cachedRecord, error) {
 		// A request that joined just after the previous read finished
-		// finds the record cached.
-		if rec, ok := d.cache.Get(id); ok && rec.src == d {
+		// finds the record cached. The answer goes to every request that
+		// joined, so its bytes must not be a pooled buffer.
+		if rec, ok := d.cached(id, false); ok {
 			return rec, nil
 		}
 		return d.load(ctx, id)
 	})
 }
 
-// load reads a record from the source, checks it, and caches it with its ETag.
+// cached copies the record out of the cache, into a pooled buffer when the
+// answer is the caller's alone.
+func (d *db) cached(id uint32, pooled bool) (*cachedRecord, bool) {
+	if d.cache == nil {
+		return nil, false
+	}
+	var buf *[]byte
+	var dst []byte
+	if pooled {
+		buf = answerBufs.Get().(*[]byte)
+		dst = *buf
+	}
+	b, sum, ok := d.cache.Get(d.tag<<32|uint64(id), dst)
+	if !ok {
+		if buf != nil {
+			answerBufs.Put(buf)
+		}
+		return nil, false
+	}
+	return &cachedRecord{b: b, sum: sum, buf: buf}, true
+}
+
+// soloReadMax is the stored size under which a request reads a record
+// itself rather than through d.reads. Sharing one read exists to bound the
+// memory of many cold requests for one large record (issue 8); for a small
+// one it costs more than it saves, a goroutine, a channel and a context a
+// read, and the scheduling of that goroutine stood in the tail latency of a
+// busy serve. The memory it leaves unshared is bounded by the connection
+// cap: 1000 × 16 KiB. Landblocks (252 bytes), most EnvCells and tables are
+// under it; waves are mostly over it.
+const soloReadMax = 16 << 10
+
+// smallReader is a source that can say a record's stored size before
+// reading it, and read it into a buffer: *datfetch.Dat.
+type smallReader interface {
+	Lookup(id uint32) (datfetch.Entry, error)
+	AppendStored(ctx context.Context, e datfetch.Entry, dst []byte) ([]byte, error)
+}
+
+// readSmall reads an uncompressed record under soloReadMax into a pooled
+// buffer and caches it; ok is false for any other record, or a source
+// that cannot tell.
+func (d *db) readSmall(ctx context.Context, id uint32) (rec *cachedRecord, ok bool, err error) {
+	sr, can := d.src.(smallReader)
+	if !can {
+		return nil, false, nil
+	}
+	e, err := sr.Lookup(id)
+	if err != nil {
+		return nil, true, err
+	}
+	if e.Compressed() || e.Size >= soloReadMax {
+		return nil, false, nil
+	}
+	buf := answerBufs.Get().(*[]byte)
+	b, err := sr.AppendStored(ctx, e, *buf)
+	if err == nil {
+		err = datfetch.CheckDID(id, b)
+	}
+	if err != nil {
+		answerBufs.Put(buf)
+		return nil, true, err
+	}
+	rec = &cachedRecord{b: b, sum: crc64.Checksum(b, crcTable), buf: buf}
+	d.cache.Put(d.tag<<32|uint64(id), b, rec.sum)
+	return rec, true, nil
+}
+
+// load reads a record from the source, checks it, and caches it with its hash.
 func (d *db) load(ctx context.Context, id uint32) (*cachedRecord, error) {
 	b, err := d.src.Get(ctx, id)
 	if err == nil {
@@ -120,28 +194,39 @@ func (d *db) load(ctx context.Context, id uint32) (*cachedRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &cachedRecord{src: d, b: b, etag: d.etag(id, b)}
-	d.cache.Put(id, rec)
+	rec := &cachedRecord{b: b, sum: d.sum(id, b)}
+	d.cache.Put(d.tag<<32|uint64(id), b, rec.sum)
 	return rec, nil
 }
 
-// etag is a strong validator derived from the bytes alone, so it survives
-// restarts and matches across servers holding the same dat: CRC-64 and length.
-func (d *db) etag(id uint32, b []byte) string {
+// sum is the CRC-64 of a record's bytes, remembered for large records: the
+// cache may not hold them, and hashing hundreds of KiB costs more than the
+// map entry.
+func (d *db) sum(id uint32, b []byte) uint64 {
 	if len(b) >= etagCacheMin {
-		if e, ok := d.etags.Load(id); ok {
-			return e.(string)
+		if s, ok := d.sums.Load(id); ok {
+			return s.(uint64)
 		}
 	}
-	e := bytesETag(b)
+	s := crc64.Checksum(b, crcTable)
 	if len(b) >= etagCacheMin {
-		d.etags.Store(id, e)
+		d.sums.Store(id, s)
 	}
-	return e
+	return s
 }
 
-func bytesETag(b []byte) string {
-	return `"` + strconv.FormatUint(crc64.Checksum(b, crcTable), 16) + "-" + strconv.FormatInt(int64(len(b)), 16) + `"`
+// bytesETag is a strong validator derived from the bytes alone, so it
+// survives restarts and matches across servers holding the same dat: CRC-64
+// and length.
+func bytesETag(b []byte) string { return formatETag(crc64.Checksum(b, crcTable), len(b)) }
+
+func formatETag(sum uint64, n int) string {
+	var a [40]byte
+	e := append(a[:0], '"')
+	e = strconv.AppendUint(e, sum, 16)
+	e = append(e, '-')
+	e = strconv.AppendInt(e, int64(n), 16)
+	return string(append(e, '"'))
 }
 
 // serveListing answers the newline-separated ids, "0x%08X" one a line,

@@ -69,9 +69,9 @@ func New(opt Options) *Handler {
 	if cache == 0 {
 		cache = DefaultCacheBytes
 	}
-	shared := datfetch.NewCache(cache, recordSize)
-	h.portal = newDB("portal", h.opt.Portal, h.log, shared)
-	h.cell = newDB("cell", h.opt.Cell, h.log, shared)
+	shared := datfetch.NewBlobCache(cache)
+	h.portal = newDB("portal", 1, h.opt.Portal, h.log, shared)
+	h.cell = newDB("cell", 2, h.opt.Cell, h.log, shared)
 	h.www = newStatic(opt.WWW)
 	return h
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"hash/crc64"
 	"io"
 	"regexp"
 	"strconv"
@@ -69,26 +70,26 @@ func TestETag(t *testing.T) {
 	if bytesETag(a) == bytesETag(b) {
 		t.Fatal("ETag ignores the last byte")
 	}
-	// Large records' ETags are remembered, and remembered right.
-	d := newDB("portal", datfetch.NewMemory(nil), nil, nil)
+	// Large records' hashes are remembered, and remembered right.
+	d := newDB("portal", 1, datfetch.NewMemory(nil), nil, nil)
 	big := bytes.Repeat([]byte{7}, etagCacheMin)
-	want := bytesETag(big)
-	if first := d.etag(1, big); first != want {
-		t.Fatalf("ETag %q, want %q", first, want)
+	want := crc64.Checksum(big, crcTable)
+	if first := d.sum(1, big); first != want {
+		t.Fatalf("sum %x, want %x", first, want)
 	}
-	// The second call answers from the remembered ETag: poison the bytes to
+	// The second call answers from the remembered hash: poison the bytes to
 	// prove it does not hash them again.
 	big[0] ^= 1
-	if second := d.etag(1, big); second != want {
-		t.Fatalf("remembered ETag %q, want the first answer %q", second, want)
+	if second := d.sum(1, big); second != want {
+		t.Fatalf("remembered sum %x, want the first answer %x", second, want)
 	}
 	big[0] ^= 1
-	if _, ok := d.etags.Load(uint32(1)); !ok {
+	if _, ok := d.sums.Load(uint32(1)); !ok {
 		t.Fatal("a record of etagCacheMin bytes was not remembered")
 	}
-	d.etag(2, big[:etagCacheMin-1])
-	if _, ok := d.etags.Load(uint32(2)); ok {
-		t.Fatal("a small record's ETag was remembered")
+	d.sum(2, big[:etagCacheMin-1])
+	if _, ok := d.sums.Load(uint32(2)); ok {
+		t.Fatal("a small record's hash was remembered")
 	}
 }
 

@@ -12,7 +12,8 @@
 // (datfetch.WriteScatteredCell, 780 MiB for 800k) and the demo portal as a
 // dat in a temporary folder, and requests uniformly random /cell/files/{id}.
 // -soak N then drives serve alone until it has answered N requests and
-// reports its resident memory.
+// reports its resident memory. -keep DIR keeps the dats and the export for
+// the next run with the same data flags.
 package main
 
 import (
@@ -60,6 +61,7 @@ func run() error {
 	cellPath := flag.String("cell", "", "retail client_cell_1.dat")
 	scattered := flag.Int("scattered", 0, "generate a synthetic cell dat of this many entries (issue 12: 800000) and request random cell records")
 	soak := flag.Int("soak", 0, "after the measured slices, drive serve alone until it has answered this many requests, then report its memory")
+	keep := flag.String("keep", "", "work in this folder and keep it: a later run with the same -keep and -scattered reuses the generated dats and the export (minutes for 800k)")
 	staticChild := flag.String("static-child", "", "internal: serve this folder with http.FileServer")
 	flag.Parse()
 	if *staticChild != "" {
@@ -68,20 +70,27 @@ func run() error {
 	if *dur <= 0 || *dur > 5*time.Minute || *conc < 1 || *conc > 1024 || *rounds < 1 || *rounds > 1000 {
 		return errors.New("want 0 < -d ≤ 5m, 1 ≤ -c ≤ 1024 and 1 ≤ -rounds ≤ 1000")
 	}
-	dir, err := os.MkdirTemp("", "acambient-load-")
+	key := runKey(*scattered, *portalPath, *cellPath)
+	dir, reuse, err := workDir(*keep, key)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	if *keep == "" {
+		defer os.RemoveAll(dir)
+	}
 	if *scattered > 0 {
 		if *portalPath != "" || *cellPath != "" {
 			return errors.New("-scattered makes its own dats: give no -portal or -cell")
 		}
 		t0 := time.Now()
-		if *portalPath, *cellPath, err = writeScattered(dir, *scattered); err != nil {
+		if reuse {
+			*portalPath, *cellPath = filepath.Join(dir, "client_portal.dat"), filepath.Join(dir, "client_cell_1.dat")
+			fmt.Printf("reusing %s (%d entries) and its export\n", *cellPath, *scattered)
+		} else if *portalPath, *cellPath, err = writeScattered(dir, *scattered); err != nil {
 			return err
+		} else {
+			fmt.Printf("generated %s (%d entries) and %s in %v\n", *cellPath, *scattered, *portalPath, time.Since(t0).Round(time.Millisecond))
 		}
-		fmt.Printf("generated %s (%d entries) and %s in %v\n", *cellPath, *scattered, *portalPath, time.Since(t0).Round(time.Millisecond))
 	}
 	serveBin, err := buildServe(dir)
 	if err != nil {
@@ -95,18 +104,28 @@ func run() error {
 	export := filepath.Join(dir, "export")
 	ctx := context.Background()
 	t0 := time.Now()
-	res, err := server.Export(ctx, server.ExportOptions{Portal: portal, Cell: cell, Name: name, Out: export,
-		Warnf: func(f string, a ...any) { log.Printf("export warning: "+f, a...) }})
-	closeSources(portal, cell)
-	if err != nil {
-		return err
+	if !reuse {
+		os.RemoveAll(export)
+		res, err := server.Export(ctx, server.ExportOptions{Portal: portal, Cell: cell, Name: name, Out: export,
+			Warnf: func(f string, a ...any) { log.Printf("export warning: "+f, a...) }})
+		if err != nil {
+			closeSources(portal, cell)
+			return err
+		}
+		fmt.Printf("world: %s; exported %d region, %d soundtables, %d waves, %d landblocks, %d envcells (%.1f MB) in %v\n",
+			name, res.Regions, res.SoundTables, res.Waves, res.LandBlocks, res.EnvCells, float64(res.Bytes)/1e6, time.Since(t0).Round(time.Millisecond))
+		if *keep != "" {
+			if err := os.WriteFile(filepath.Join(dir, doneMark), []byte(key), 0o644); err != nil {
+				closeSources(portal, cell)
+				return err
+			}
+		}
 	}
+	closeSources(portal, cell)
 	mix, err := newMix(export, *scattered > 0)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("world: %s; exported %d region, %d soundtables, %d waves, %d landblocks, %d envcells (%.1f MB) in %v\n",
-		name, res.Regions, res.SoundTables, res.Waves, res.LandBlocks, res.EnvCells, float64(res.Bytes)/1e6, time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("mix: %s; %d clients, %v each in %d alternating slices (+%v warm-up), loopback, GOMAXPROCS %d\n",
 		mix, *conc, *dur, *rounds, *warm, runtime.GOMAXPROCS(0))
 
@@ -134,6 +153,7 @@ func run() error {
 	drive(serveURL, mix, *conc, *warm)
 	drive(staticURL, mix, *conc, *warm)
 	var s, t stats
+	cpu0 := [2]time.Duration{serveProc.cpu(), staticProc.cpu()}
 	slice := *dur / time.Duration(*rounds)
 	for i := range *rounds {
 		if i%2 == 0 {
@@ -144,17 +164,18 @@ func run() error {
 			s.add(drive(serveURL, mix, *conc, slice))
 		}
 	}
+	cpu := [2]time.Duration{serveProc.cpu() - cpu0[0], staticProc.cpu() - cpu0[1]}
 	slices.Sort(s.lat)
 	slices.Sort(t.lat)
 
-	fmt.Printf("\n%-8s %10s %10s %10s %10s %8s %9s %9s\n", "server", "req/s", "MB/s", "p50", "p99", "errors", "RSS MiB", "peak MiB")
-	for _, r := range []struct {
+	fmt.Printf("\n%-8s %10s %10s %10s %10s %8s %9s %9s %10s\n", "server", "req/s", "MB/s", "p50", "p99", "errors", "RSS MiB", "peak MiB", "CPU µs/req")
+	for i, r := range []struct {
 		name string
 		st   stats
 		p    *child
 	}{{"serve", s, serveProc}, {"static", t, staticProc}} {
-		fmt.Printf("%-8s %10.0f %10.1f %10v %10v %8d %9.1f %9.1f\n", r.name, r.st.rps(), r.st.mbps(), r.st.pct(50), r.st.pct(99), r.st.errors,
-			r.p.status("VmRSS"), r.p.status("VmHWM"))
+		fmt.Printf("%-8s %10.0f %10.1f %10v %10v %8d %9.1f %9.1f %10.1f\n", r.name, r.st.rps(), r.st.mbps(), r.st.pct(50), r.st.pct(99), r.st.errors,
+			r.p.status("VmRSS"), r.p.status("VmHWM"), float64(cpu[i].Microseconds())/float64(max(r.st.n, 1)))
 	}
 	ratio := s.rps() / t.rps()
 	verdict := "meets"
@@ -185,6 +206,32 @@ func run() error {
 		return errors.New("requests failed")
 	}
 	return nil
+}
+
+// doneMark names the file -keep leaves once its dats and export are whole,
+// holding the runKey they were made for.
+const doneMark = "complete"
+
+func runKey(scattered int, portal, cell string) string {
+	return fmt.Sprintf("scattered=%d portal=%s cell=%s\n", scattered, portal, cell)
+}
+
+// workDir is a fresh temporary folder, or -keep's folder; reuse reports
+// that the folder already holds what this run would make.
+func workDir(keep, key string) (dir string, reuse bool, err error) {
+	if keep == "" {
+		dir, err = os.MkdirTemp("", "acambient-load-")
+		return dir, false, err
+	}
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		return "", false, err
+	}
+	b, err := os.ReadFile(filepath.Join(keep, doneMark))
+	reuse = err == nil && string(b) == key
+	if !reuse {
+		os.Remove(filepath.Join(keep, doneMark))
+	}
+	return keep, reuse, nil
 }
 
 // sources are the demo world, or a pair of retail dats.
@@ -308,6 +355,27 @@ func (c *child) status(key string) float64 {
 	}
 	return 0
 }
+
+// cpu is the child's user and system time so far (Linux; 0 elsewhere).
+func (c *child) cpu() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command (which may hold spaces) start at its ')'.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	var utime, stime int64
+	fmt.Sscan(f[11], &utime)
+	fmt.Sscan(f[12], &stime)
+	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc's CPU times: 100 on every
+// Linux Go supports.
+const clockTicks = 100
 
 // serveStatic is the static child: http.FileServer over dir until SIGTERM.
 func serveStatic(dir string) error {
