@@ -107,6 +107,9 @@ func limitMemory(ctx context.Context, cache int64, logger *log.Logger, srcs ...d
 		IndexBytes() int64
 	}
 	limit := cache + gcHeadroom
+	// Until the indexes are built, their garbage (every node read once,
+	// ~30 MB for 800k entries) is collected under the limit without them.
+	debug.SetMemoryLimit(limit)
 	for _, s := range srcs {
 		x, ok := s.(indexed)
 		if !ok {

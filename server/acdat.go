@@ -164,23 +164,23 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which int,
 // record cache like /files/{id}; a compressed one (rare) is read each time.
 // Sources without a container (the demo world in memory, a remote) hold
 // records uncompressed, which is their stored form.
-func (d *db) storedRecord(r *http.Request, id uint32) (*cachedRecord, error) {
+func (d *db) storedRecord(r *http.Request, id uint32) (cachedRecord, error) {
 	sr, ok := d.src.(storedReader)
 	if !ok {
 		return d.record(r, id)
 	}
 	e, err := sr.Lookup(id)
 	if err != nil {
-		return nil, err
+		return cachedRecord{}, err
 	}
 	if !e.Compressed() {
 		return d.record(r, id)
 	}
 	b, err := sr.ReadStored(r.Context(), e)
 	if err != nil {
-		return nil, err
+		return cachedRecord{}, err
 	}
-	return &cachedRecord{b: b, sum: crc64.Checksum(b, crcTable)}, nil
+	return cachedRecord{b: b, sum: crc64.Checksum(b, crcTable)}, nil
 }
 
 // acdatListing answers /dats/{dat}/files: files_index's paging (limit, then

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"context"
 	"io"
 	"log"
 	"net/http"
@@ -91,4 +93,52 @@ func hex8(id uint32) string {
 		id >>= 4
 	}
 	return string(s[:])
+}
+
+// BenchmarkDatRecord times landblock and EnvCell answers from a cell dat
+// file of 20k records: "hit" answers one record again and again from the
+// cache; "miss" walks all 20k with a 1 MiB cache, so nearly every answer
+// reads the file (in memory here) and fills the cache.
+func BenchmarkDatRecord(b *testing.B) {
+	recs := map[uint32][]byte{}
+	var ids []uint32
+	for i := range uint32(20000) {
+		id := (0x0101+i/16)<<16 | 0x0100 + i%16
+		rec := make([]byte, 200+int(i%8)*200)
+		copy(rec, le32(id))
+		recs[id] = rec
+		ids = append(ids, id)
+	}
+	var buf bytes.Buffer
+	if err := datfetch.WriteDat(&buf, datfetch.Cell, recs); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		cache int64
+		ids   []uint32
+	}{{"hit", 0, ids[:1]}, {"miss", 1 << 20, ids}} {
+		b.Run(tc.name, func(b *testing.B) {
+			cell, err := datfetch.NewDat(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := cell.Index(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			h := New(Options{Cell: cell, CacheBytes: tc.cache, Log: log.New(io.Discard, "", 0)})
+			reqs := make([]*http.Request, len(tc.ids))
+			for i, id := range tc.ids {
+				reqs[i] = httptest.NewRequest("GET", "/cell/files/0x"+hex8(id), nil)
+			}
+			w := &discard{h: http.Header{}}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				clear(w.h)
+				h.ServeHTTP(w, reqs[i%len(reqs)])
+				i++
+			}
+		})
+	}
 }

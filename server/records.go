@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"acambient/core/dat"
 	"acambient/datfetch"
@@ -41,7 +42,7 @@ type db struct {
 	// reads makes concurrent requests for one record share one read of a
 	// source that has to work for it (a dat file): without it, n cold
 	// requests for a large record cost n reads and n times its memory.
-	reads    *datfetch.Flights[*cachedRecord]
+	reads    *datfetch.Flights[cachedRecord]
 	inMemory bool
 
 	mu      sync.Mutex
@@ -52,7 +53,7 @@ func newDB(name string, tag uint64, src datfetch.Lister, l *log.Logger, cache *r
 	d := &db{name: name, tag: tag, src: src, log: l}
 	if _, d.inMemory = src.(*datfetch.Memory); !d.inMemory {
 		d.cache = cache
-		d.reads = &datfetch.Flights[*cachedRecord]{}
+		d.reads = &datfetch.Flights[cachedRecord]{}
 	}
 	return d
 }
@@ -84,17 +85,42 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 // "*", weak comparison as RFC 9110 §13.1.2 asks) → 304, and Range.
 func (rec *cachedRecord) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Content-Type", "application/octet-stream")
-	h.Set("ETag", formatETag(rec.sum, len(rec.b)))
-	h.Set("Cache-Control", recordCacheControl)
-	h.Set("X-Content-Type-Options", "nosniff")
+	h["Content-Type"] = octetStream
+	setETag(h, rec.sum, len(rec.b))
+	h["Cache-Control"] = immutable
+	h["X-Content-Type-Options"] = nosniff
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(rec.b))
 	rec.release()
 }
 
+// The record answers' constant header values, shared by every answer
+// rather than allocated for each: net/http only reads a value slice or
+// replaces it (Set, Del, Clone), and one of length = capacity cannot be
+// appended to in place.
+var (
+	octetStream = []string{"application/octet-stream"}[:1:1]
+	immutable   = []string{recordCacheControl}[:1:1]
+	nosniff     = []string{"nosniff"}[:1:1]
+	// acdatservice exposes its paging headers (with_cors_headers);
+	// X-R2-Read-Count, its storage read count, has no meaning here.
+	exposeHeaders = []string{"ETag, X-Limit, X-Offset"}[:1:1]
+)
+
+// setETag sets the ETag header to formatETag's value, with the string and
+// its one-element slice in a single allocation.
+func setETag(h http.Header, sum uint64, n int) {
+	box := new(struct {
+		v [1]string
+		b [40]byte
+	})
+	e := appendETag(box.b[:0], sum, n)
+	box.v[0] = unsafe.String(&box.b[0], len(e))
+	h["Etag"] = box.v[:]
+}
+
 // record returns a record and its hash, from the cache or the source; one
 // read serves every request for the record that arrives while it runs.
-func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
+func (d *db) record(r *http.Request, id uint32) (cachedRecord, error) {
 	if rec, ok := d.cached(id, true); ok {
 		return rec, nil
 	}
@@ -104,7 +130,7 @@ func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
 	if rec, ok, err := d.readSmall(r.Context(), id); ok {
 		return rec, err
 	}
-	return d.reads.Do(r.Context(), id, func(ctx context.Context) (*cachedRecord, error) {
+	return d.reads.Do(r.Context(), id, func(ctx context.Context) (cachedRecord, error) {
 		// A request that joined just after the previous read finished
 		// finds the record cached. The answer goes to every request that
 		// joined, so its bytes must not be a pooled buffer.
@@ -117,9 +143,9 @@ func (d *db) record(r *http.Request, id uint32) (*cachedRecord, error) {
 
 // cached copies the record out of the cache, into a pooled buffer when the
 // answer is the caller's alone.
-func (d *db) cached(id uint32, pooled bool) (*cachedRecord, bool) {
+func (d *db) cached(id uint32, pooled bool) (cachedRecord, bool) {
 	if d.cache == nil {
-		return nil, false
+		return cachedRecord{}, false
 	}
 	var buf *[]byte
 	var dst []byte
@@ -132,9 +158,9 @@ func (d *db) cached(id uint32, pooled bool) (*cachedRecord, bool) {
 		if buf != nil {
 			answerBufs.Put(buf)
 		}
-		return nil, false
+		return cachedRecord{}, false
 	}
-	return &cachedRecord{b: b, sum: sum, buf: buf}, true
+	return cachedRecord{b: b, sum: sum, buf: buf}, true
 }
 
 // soloReadMax is the stored size under which a request reads a record
@@ -157,17 +183,17 @@ type smallReader interface {
 // readSmall reads an uncompressed record under soloReadMax into a pooled
 // buffer and caches it; ok is false for any other record, or a source
 // that cannot tell.
-func (d *db) readSmall(ctx context.Context, id uint32) (rec *cachedRecord, ok bool, err error) {
+func (d *db) readSmall(ctx context.Context, id uint32) (rec cachedRecord, ok bool, err error) {
 	sr, can := d.src.(smallReader)
 	if !can {
-		return nil, false, nil
+		return cachedRecord{}, false, nil
 	}
 	e, err := sr.Lookup(id)
 	if err != nil {
-		return nil, true, err
+		return cachedRecord{}, true, err
 	}
 	if e.Compressed() || e.Size >= soloReadMax {
-		return nil, false, nil
+		return cachedRecord{}, false, nil
 	}
 	buf := answerBufs.Get().(*[]byte)
 	b, err := sr.AppendStored(ctx, e, *buf)
@@ -176,15 +202,15 @@ func (d *db) readSmall(ctx context.Context, id uint32) (rec *cachedRecord, ok bo
 	}
 	if err != nil {
 		answerBufs.Put(buf)
-		return nil, true, err
+		return cachedRecord{}, true, err
 	}
-	rec = &cachedRecord{b: b, sum: crc64.Checksum(b, crcTable), buf: buf}
+	rec = cachedRecord{b: b, sum: crc64.Checksum(b, crcTable), buf: buf}
 	d.cache.Put(d.tag<<32|uint64(id), b, rec.sum)
 	return rec, true, nil
 }
 
 // load reads a record from the source, checks it, and caches it with its hash.
-func (d *db) load(ctx context.Context, id uint32) (*cachedRecord, error) {
+func (d *db) load(ctx context.Context, id uint32) (cachedRecord, error) {
 	b, err := d.src.Get(ctx, id)
 	if err == nil {
 		// A source that hands out bytes of another record is as corrupt as a
@@ -192,9 +218,9 @@ func (d *db) load(ctx context.Context, id uint32) (*cachedRecord, error) {
 		err = datfetch.CheckDID(id, b)
 	}
 	if err != nil {
-		return nil, err
+		return cachedRecord{}, err
 	}
-	rec := &cachedRecord{b: b, sum: d.sum(id, b)}
+	rec := cachedRecord{b: b, sum: d.sum(id, b)}
 	d.cache.Put(d.tag<<32|uint64(id), b, rec.sum)
 	return rec, nil
 }
@@ -222,11 +248,16 @@ func bytesETag(b []byte) string { return formatETag(crc64.Checksum(b, crcTable),
 
 func formatETag(sum uint64, n int) string {
 	var a [40]byte
-	e := append(a[:0], '"')
-	e = strconv.AppendUint(e, sum, 16)
-	e = append(e, '-')
-	e = strconv.AppendInt(e, int64(n), 16)
-	return string(append(e, '"'))
+	return string(appendETag(a[:0], sum, n))
+}
+
+// appendETag appends `"crc-len"`, both in hex: at most 36 bytes.
+func appendETag(b []byte, sum uint64, n int) []byte {
+	b = append(b, '"')
+	b = strconv.AppendUint(b, sum, 16)
+	b = append(b, '-')
+	b = strconv.AppendInt(b, int64(n), 16)
+	return append(b, '"')
 }
 
 // serveListing answers the newline-separated ids, "0x%08X" one a line,

@@ -46,6 +46,9 @@ type Handler struct {
 	portal *db
 	cell   *db
 	www    *static
+	// corsOrigin is the Access-Control-Allow-Origin value, one slice for
+	// every answer (see octetStream).
+	corsOrigin []string
 
 	indexMu sync.Mutex
 	index   *payload // the generated index, built on first use
@@ -73,6 +76,7 @@ func New(opt Options) *Handler {
 	h.portal = newDB("portal", 1, h.opt.Portal, h.log, shared)
 	h.cell = newDB("cell", 2, h.opt.Cell, h.log, shared)
 	h.www = newStatic(opt.WWW)
+	h.corsOrigin = []string{opt.CORS}[:1:1]
 	return h
 }
 
@@ -88,10 +92,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w = lw
 	}
 	if h.opt.CORS != "" {
-		w.Header().Set("Access-Control-Allow-Origin", h.opt.CORS)
-		// acdatservice exposes its paging headers (with_cors_headers);
-		// X-R2-Read-Count, its storage read count, has no meaning here.
-		w.Header().Set("Access-Control-Expose-Headers", "ETag, X-Limit, X-Offset")
+		w.Header()["Access-Control-Allow-Origin"] = h.corsOrigin
+		w.Header()["Access-Control-Expose-Headers"] = exposeHeaders
 	}
 	if len(r.RequestURI) > maxURI || len(r.URL.RawPath) > maxURI || len(r.URL.Path) > maxURI {
 		http.Error(w, "request URI longer than 1024 bytes", http.StatusRequestURITooLong)

@@ -61,6 +61,7 @@ func run() error {
 	cellPath := flag.String("cell", "", "retail client_cell_1.dat")
 	scattered := flag.Int("scattered", 0, "generate a synthetic cell dat of this many entries (issue 12: 800000) and request random cell records")
 	soak := flag.Int("soak", 0, "after the measured slices, drive serve alone until it has answered this many requests, then report its memory")
+	cacheMB := flag.Int("cache", -1, "serve's -cache in MiB (default: serve's own default)")
 	keep := flag.String("keep", "", "work in this folder and keep it: a later run with the same -keep and -scattered reuses the generated dats and the export (minutes for 800k)")
 	staticChild := flag.String("static-child", "", "internal: serve this folder with http.FileServer")
 	flag.Parse()
@@ -130,6 +131,9 @@ func run() error {
 		mix, *conc, *dur, *rounds, *warm, runtime.GOMAXPROCS(0))
 
 	serveArgs := []string{"serve", "-addr", "127.0.0.1:0", "-build=false", "-cors", "*"}
+	if *cacheMB >= 0 {
+		serveArgs = append(serveArgs, "-cache", fmt.Sprint(*cacheMB))
+	}
 	if *portalPath != "" {
 		serveArgs = append(serveArgs, "-portal", *portalPath, "-cell", *cellPath)
 	}
