@@ -49,6 +49,7 @@ const ops = {
   waitFor: async ({ expr, timeoutMs }) => { await page.waitForFunction(expr, null, { timeout: timeoutMs ?? 30000, polling: 50 }); },
   move: ({ x, y, steps }) => page.mouse.move(x, y, { steps: steps ?? 1 }),
   click: ({ x, y }) => page.mouse.click(x, y),
+  key: ({ key }) => page.keyboard.press(key),
   logs: () => logs.splice(0),
   screenshot: async ({ path: file }) => { await page.screenshot({ path: file }); },
 };

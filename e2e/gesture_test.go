@@ -1,0 +1,107 @@
+package e2e
+
+// The page when the browser will not start audio without a gesture. Headless
+// Chromium lets every page play (it ignores --autoplay-policy), so the test
+// installs the policy itself before any page script: an AudioContext made or
+// resumed before the user has interacted stays suspended, and one resumed
+// from a trusted input event runs, as Chrome and Safari behave. Trusted
+// input is what Chromium dispatches for the driver's mouse and keyboard;
+// the test's own evaluations and synthetic events are not.
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"acambient/datfetch"
+	"acambient/server"
+)
+
+const gestureGate = `(() => {
+  let interacted = false;
+  for (const ev of ["pointerdown", "mousedown", "mouseup", "keydown", "keyup", "touchstart", "touchend", "click"]) {
+    window.addEventListener(ev, (e) => { if (e.isTrusted) interacted = true; }, true);
+  }
+  const Native = window.AudioContext;
+  window.__contexts = [];
+  window.AudioContext = class extends Native {
+    constructor(o) { super(o); window.__contexts.push(this); if (!interacted) Native.prototype.suspend.call(this); }
+    resume() { return interacted ? Native.prototype.resume.call(this) : new Promise(() => {}); }
+  };
+})();`
+
+// TestPageWaitsForGesture: started without a gesture (the overlay's Enter
+// key, dispatched by script), the page says the browser is waiting, the
+// audio pill says suspended and no audio flows; start() itself answers
+// {running: false, waitingForGesture: true} at once rather than hanging.
+// The user's next key press (Shift, which no page control handles) starts
+// the audio: a "state" event reports it, the overlay goes, the pill says
+// "audio on", and sound reaches the destination.
+func TestPageWaitsForGesture(t *testing.T) {
+	need(t)
+	www, w := site(t)
+	srv := httptest.NewServer(server.New(server.Options{
+		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+	}))
+	t.Cleanup(srv.Close)
+	b := lfLaunch(t, false)
+	b.do("initScript", "source", gestureGate)
+	b.do("initScript", "source", lfProbe)
+	b.do("goto", "url", srv.URL+"/#0xA9B5002D/120,96,22.85") // the river
+	b.waitFor(`window.ambient && window.ambient.info.landmarks.length > 0 && window.ambient.state().sounds.length > 0`, 60*time.Second)
+
+	type view struct {
+		Msg      string    `json:"msg"`
+		Hidden   bool      `json:"hidden"`
+		Pill     string    `json:"pill"`
+		Running  bool      `json:"running"`
+		States   []string  `json:"states"`
+		Contexts []float64 `json:"contexts"` // currentTime of each AudioContext
+		RMS      float64   `json:"rms"`
+	}
+	const look = `({
+		msg: document.getElementById("overlayMsg").textContent,
+		hidden: document.getElementById("overlay").classList.contains("hidden"),
+		pill: document.querySelector(".pill").textContent,
+		running: window.ambient.running,
+		states: window.__states,
+		contexts: window.__contexts.map((c) => c.currentTime),
+		rms: window.probe.rms(),
+	})`
+	b.eval(nil, `(() => {
+		window.__states = [];
+		window.ambient.on("state", (s) => window.__states.push(s.audio));
+		document.getElementById("overlay").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+	})()`)
+	b.waitFor(`document.getElementById("overlayMsg").textContent.includes("waiting")`, 10*time.Second)
+	time.Sleep(time.Second)
+	var v view
+	b.eval(&v, look)
+	if v.Msg != "The browser is waiting for a click or key press…" || v.Hidden || v.Pill != "audio suspended" || v.Running {
+		t.Errorf("before a gesture the page shows %+v; want the waiting message, the overlay, the pill \"audio suspended\"", v)
+	}
+	if len(v.Contexts) != 1 || v.Contexts[0] != 0 || v.RMS != 0 {
+		t.Errorf("before a gesture audio flows: contexts at %v s, RMS %v", v.Contexts, v.RMS)
+	}
+	var r struct {
+		Running           bool `json:"running"`
+		WaitingForGesture bool `json:"waitingForGesture"`
+		Ms                float64
+	}
+	b.eval(&r, `(async () => { const t0 = performance.now(); const r = await window.ambient.start(); return { ...r, Ms: performance.now() - t0 }; })()`)
+	if r.Running || !r.WaitingForGesture || r.Ms > 1000 {
+		t.Errorf("start() without a gesture: %+v; want running false, waitingForGesture true, within 1 s", r)
+	}
+
+	b.do("key", "key", "Shift")
+	b.waitFor(`window.ambient.running && window.probe.rms() > 0`, 10*time.Second)
+	b.eval(&v, look)
+	sawRunning := false
+	for _, s := range v.States {
+		sawRunning = sawRunning || s == "running"
+	}
+	if !v.Hidden || v.Pill != "audio on" || !sawRunning {
+		t.Errorf("after a key press the page shows %+v; want the overlay gone, \"audio on\", a running state event", v)
+	}
+	lfNoErrors(t, b)
+}
