@@ -506,9 +506,8 @@ func decodeNode(off uint32, b []byte) (*node, error) {
 // chain proves itself (growChain), so a size field that lies costs about
 // the blocks actually walked, not what it claims. A link with bit 31 set —
 // the block is on the free list — fails the read as in retail, also on the
-// last block. A
-// non-zero last link, which retail rejects, is accepted (spec §1.2 step 3,
-// as ACE and DRW do): the bytes are all there.
+// last block. A non-zero last link, which retail rejects, is accepted (spec
+// §1.2 step 3, as ACE and DRW do): the bytes are all there.
 func (d *Dat) readChain(off, size uint32, dst []byte) ([]byte, error) {
 	out := dst[:0]
 	if size == 0 {

@@ -10,13 +10,9 @@ import (
 // This is the form acdatservice serves (its DatFileReader reads file_size
 // bytes of the chain and stops), which a drop-in for it must serve too. The
 // chain is read and checked as Get reads it; nothing else is checked.
-func (d *Dat) ReadStored(ctx context.Context, e Entry) ([]byte, error) {
-	return d.AppendStored(ctx, e, nil)
-}
-
-// AppendStored is ReadStored into dst's array (from dst[:0]) when it has
-// room: the server reads small records into reused buffers.
-func (d *Dat) AppendStored(ctx context.Context, e Entry, dst []byte) ([]byte, error) {
+// The bytes go into dst's array (from dst[:0]) when it has room: the server
+// reads small records into reused buffers.
+func (d *Dat) ReadStored(ctx context.Context, e Entry, dst []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

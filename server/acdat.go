@@ -67,10 +67,12 @@ type entryWalker interface {
 	Walk(fn func(datfetch.Entry) error) error
 }
 
-// storedReader is a source that can hand out records as stored: *datfetch.Dat.
+// storedReader is a source that can say how a record is stored (its size,
+// whether compressed) before reading it, and hand it out as stored, into a
+// buffer: *datfetch.Dat.
 type storedReader interface {
 	Lookup(id uint32) (datfetch.Entry, error)
-	ReadStored(ctx context.Context, e datfetch.Entry) ([]byte, error)
+	ReadStored(ctx context.Context, e datfetch.Entry, dst []byte) ([]byte, error)
 }
 
 // digester is a source backed by a file it can hash: *datfetch.Dat.
@@ -176,7 +178,7 @@ func (d *db) storedRecord(r *http.Request, id uint32) (cachedRecord, error) {
 	if !e.Compressed() {
 		return d.record(r, id)
 	}
-	b, err := sr.ReadStored(r.Context(), e)
+	b, err := sr.ReadStored(r.Context(), e, nil)
 	if err != nil {
 		return cachedRecord{}, err
 	}

@@ -17,8 +17,8 @@ const DefaultCacheBytes = 64 << 20
 type recordCache = datfetch.BlobCache
 
 // cachedRecord is a record as answered: its bytes, their CRC-64 (the ETag
-// is made of it and the length), and the pooled buffer the bytes were
-// copied into from the cache, if they were.
+// is made of it and the length), and the pooled buffer that holds the
+// bytes when the answer is one request's alone (a cache hit, a small read).
 type cachedRecord struct {
 	b   []byte
 	sum uint64

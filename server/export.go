@@ -276,7 +276,7 @@ func storedForm(ctx context.Context, src datfetch.Source, id uint32) ([]byte, er
 	if err != nil || !e.Compressed() {
 		return nil, err
 	}
-	return sr.ReadStored(ctx, e)
+	return sr.ReadStored(ctx, e, nil)
 }
 
 // linkOrCopy makes dst, which must not exist, a hard link to src (a static

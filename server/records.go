@@ -101,12 +101,9 @@ var (
 	octetStream = []string{"application/octet-stream"}[:1:1]
 	immutable   = []string{recordCacheControl}[:1:1]
 	nosniff     = []string{"nosniff"}[:1:1]
-	// acdatservice exposes its paging headers (with_cors_headers);
-	// X-R2-Read-Count, its storage read count, has no meaning here.
-	exposeHeaders = []string{"ETag, X-Limit, X-Offset"}[:1:1]
 )
 
-// setETag sets the ETag header to formatETag's value, with the string and
+// setETag sets the ETag header to bytesETag's value, with the string and
 // its one-element slice in a single allocation.
 func setETag(h http.Header, sum uint64, n int) {
 	box := new(struct {
@@ -141,6 +138,9 @@ func (d *db) record(r *http.Request, id uint32) (cachedRecord, error) {
 	})
 }
 
+// key is a record's key in the cache the two sources share.
+func (d *db) key(id uint32) uint64 { return d.tag<<32 | uint64(id) }
+
 // cached copies the record out of the cache, into a pooled buffer when the
 // answer is the caller's alone.
 func (d *db) cached(id uint32, pooled bool) (cachedRecord, bool) {
@@ -153,7 +153,7 @@ func (d *db) cached(id uint32, pooled bool) (cachedRecord, bool) {
 		buf = answerBufs.Get().(*[]byte)
 		dst = *buf
 	}
-	b, sum, ok := d.cache.Get(d.tag<<32|uint64(id), dst)
+	b, sum, ok := d.cache.Get(d.key(id), dst)
 	if !ok {
 		if buf != nil {
 			answerBufs.Put(buf)
@@ -173,18 +173,11 @@ func (d *db) cached(id uint32, pooled bool) (cachedRecord, bool) {
 // under it; waves are mostly over it.
 const soloReadMax = 16 << 10
 
-// smallReader is a source that can say a record's stored size before
-// reading it, and read it into a buffer: *datfetch.Dat.
-type smallReader interface {
-	Lookup(id uint32) (datfetch.Entry, error)
-	AppendStored(ctx context.Context, e datfetch.Entry, dst []byte) ([]byte, error)
-}
-
 // readSmall reads an uncompressed record under soloReadMax into a pooled
 // buffer and caches it; ok is false for any other record, or a source
 // that cannot tell.
 func (d *db) readSmall(ctx context.Context, id uint32) (rec cachedRecord, ok bool, err error) {
-	sr, can := d.src.(smallReader)
+	sr, can := d.src.(storedReader)
 	if !can {
 		return cachedRecord{}, false, nil
 	}
@@ -196,7 +189,7 @@ func (d *db) readSmall(ctx context.Context, id uint32) (rec cachedRecord, ok boo
 		return cachedRecord{}, false, nil
 	}
 	buf := answerBufs.Get().(*[]byte)
-	b, err := sr.AppendStored(ctx, e, *buf)
+	b, err := sr.ReadStored(ctx, e, *buf)
 	if err == nil {
 		err = datfetch.CheckDID(id, b)
 	}
@@ -205,7 +198,7 @@ func (d *db) readSmall(ctx context.Context, id uint32) (rec cachedRecord, ok boo
 		return cachedRecord{}, true, err
 	}
 	rec = cachedRecord{b: b, sum: crc64.Checksum(b, crcTable), buf: buf}
-	d.cache.Put(d.tag<<32|uint64(id), b, rec.sum)
+	d.cache.Put(d.key(id), b, rec.sum)
 	return rec, true, nil
 }
 
@@ -221,7 +214,7 @@ func (d *db) load(ctx context.Context, id uint32) (cachedRecord, error) {
 		return cachedRecord{}, err
 	}
 	rec := cachedRecord{b: b, sum: d.sum(id, b)}
-	d.cache.Put(d.tag<<32|uint64(id), b, rec.sum)
+	d.cache.Put(d.key(id), b, rec.sum)
 	return rec, nil
 }
 
@@ -244,11 +237,9 @@ func (d *db) sum(id uint32, b []byte) uint64 {
 // bytesETag is a strong validator derived from the bytes alone, so it
 // survives restarts and matches across servers holding the same dat: CRC-64
 // and length.
-func bytesETag(b []byte) string { return formatETag(crc64.Checksum(b, crcTable), len(b)) }
-
-func formatETag(sum uint64, n int) string {
+func bytesETag(b []byte) string {
 	var a [40]byte
-	return string(appendETag(a[:0], sum, n))
+	return string(appendETag(a[:0], crc64.Checksum(b, crcTable), len(b)))
 }
 
 // appendETag appends `"crc-len"`, both in hex: at most 36 bytes.

@@ -38,6 +38,11 @@ type Options struct {
 	Verbose bool
 }
 
+// exposeHeaders is what CORS answers let scripts read: acdatservice exposes
+// its paging headers (with_cors_headers); X-R2-Read-Count, its storage read
+// count, has no meaning here.
+var exposeHeaders = []string{"ETag, X-Limit, X-Offset"}[:1:1]
+
 // Handler answers the routes of contracts §2. It is safe for concurrent use;
 // the sources are treated as immutable while it serves.
 type Handler struct {
@@ -47,7 +52,7 @@ type Handler struct {
 	cell   *db
 	www    *static
 	// corsOrigin is the Access-Control-Allow-Origin value, one slice for
-	// every answer (see octetStream).
+	// every answer (as octetStream).
 	corsOrigin []string
 
 	indexMu sync.Mutex
