@@ -278,3 +278,40 @@ func TestBlobCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzBlobCache drives a one-shard cache of an 8192-byte arena with the
+// operations the input spells (3 bytes each: op and key, two size bytes)
+// and checks it against a model after each: every hit returns the bytes
+// and tag last put, the newest put is held, the log spans at most the
+// arena, the table is at most half full and agrees with its count.
+func FuzzBlobCache(f *testing.F) {
+	f.Add([]byte{0x01, 0xE8, 0x03, 0x02, 0xE8, 0x03, 0x81, 0, 0})
+	f.Add(bytes.Repeat([]byte{0x07, 0xD0, 0x03, 0x87, 0, 0, 0x08, 0x01, 0x00}, 40))
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		c := NewBlobCache(9216)
+		s := &c.shards[0]
+		model := map[uint64][]byte{}
+		for i := 0; i+3 <= len(ops); i += 3 {
+			key := uint64(ops[i] & 0x3F)
+			if ops[i]&0x80 == 0 {
+				n := int(ops[i+1]) | int(ops[i+2]&0x07)<<8 // up to 2047: some too large to keep
+				b := bytes.Repeat([]byte{byte(i)}, n)
+				c.Put(key, b, uint64(i))
+				if n <= 8192/8-24 {
+					model[key] = append(b, byte(i), byte(i>>8))
+					if s.pos(key) < 0 {
+						t.Fatalf("op %d: key %d just put is not held", i, key)
+					}
+				}
+			} else if got, tag, ok := c.Get(key, nil); ok {
+				want := model[key]
+				if want == nil || !bytes.Equal(got, want[:len(want)-2]) || byte(tag) != want[len(want)-2] || byte(tag>>8) != want[len(want)-1] {
+					t.Fatalf("op %d: key %d reads %d bytes, tag %d", i, key, len(got), tag)
+				}
+			}
+			if s.head-s.tail > s.arenaBytes || s.used > s.slots/2 || tableEntries(s) != s.used {
+				t.Fatalf("op %d: log [%d, %d), %d used, %d in the table", i, s.tail, s.head, s.used, tableEntries(s))
+			}
+		}
+	})
+}
