@@ -7,6 +7,8 @@
 //   button.onclick = () => amb.start();
 //   amb.setPlayer("0xA9B4001F/72,144,22.2");
 
+import { hexId as hex, mapCoord, mapText } from "./geo.js";
+
 const here = new URL(".", import.meta.url);
 
 // How often the page asks the Go side for its events (ms). Plays are
@@ -210,7 +212,6 @@ function check(v) {
   return v;
 }
 
-const hex = (id) => "0x" + (Number(id) >>> 0).toString(16).toUpperCase().padStart(8, "0");
 const num = (v) => {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new Error(`ambient: position: ${v} is not a number`);
@@ -230,7 +231,7 @@ function toPOS(p) {
   if (p.X !== undefined && p.Y !== undefined) {
     if (p.Z !== undefined) return `@${num(p.X)},${num(p.Y)},${num(p.Z)}`;
     // No height: map coordinates, whose z comes from the terrain.
-    return mapPOS((p.Y / 24 - 1019.5) / 10, (p.X / 24 - 1019.5) / 10);
+    return mapPOS(mapCoord(p.Y), mapCoord(p.X));
   }
   if (p.ns !== undefined && p.ew !== undefined) return mapPOS(Number(p.ns), Number(p.ew));
   if (typeof p.toString === "function" && p.toString !== Object.prototype.toString) return p.toString();
@@ -239,7 +240,7 @@ function toPOS(p) {
 
 function mapPOS(ns, ew) {
   if (!Number.isFinite(ns) || !Number.isFinite(ew)) throw new Error("ambient: map coordinates must be numbers");
-  return `${Math.abs(ns).toFixed(6)}${ns < 0 ? "S" : "N"},${Math.abs(ew).toFixed(6)}${ew < 0 ? "W" : "E"}`;
+  return mapText(ns, ew, 6, ",");
 }
 
 export { toPOS };
