@@ -55,6 +55,8 @@ export function blockOf(m: number): number;
 export function mapCoord(m: number): number;
 /** "43.3N, 33.8E" (digits 1, sep ", ") or "43.250000N,33.750000E" (6, ","). */
 export function mapText(ns: number, ew: number, digits: number, sep: string): string;
+/** "0xA9B5002D/120.00,96.00,22.85": the POS of a landblock-local position, to the centimetre. */
+export function posText(w: { objcellId: number | string; x: number; y: number; z: number }): string;
 /** The land cell under global point (X, Y); null off the world (0 ≤ X, Y < 48960). */
 export function cellAt(X: number, Y: number): CellAt | null;
 /** The land cell an objcell id names; null when it is not a land cell. */

@@ -58,6 +58,15 @@ export function mapText(ns, ew, digits, sep) {
 }
 
 /**
+ * The POS of a landblock-local position to the centimetre, contracts §1.1:
+ * "0xA9B5002D/120.00,96.00,22.85" (what the page's links carry).
+ */
+export function posText(w) {
+  const m = (v) => Number(v).toFixed(2);
+  return `${hexId(parseId(w.objcellId))}/${m(w.x)},${m(w.y)},${m(w.z)}`;
+}
+
+/**
  * Where global point (X, Y) lies: its landblock, land cell, objcell id and
  * map coordinates; null off the world.
  */
