@@ -34,24 +34,7 @@ const lfWWW = "../www"
 // TestLeafletUnit runs e2e/leaflet_unit.test.mjs (cell arithmetic, throttle,
 // unbind, the userscript's hook) under node's test runner.
 func TestLeafletUnit(t *testing.T) {
-	node := lfNode(t)
-	// node reads www/*.js as ES modules only under a package.json saying so.
-	dir := t.TempDir()
-	for src, dst := range map[string]string{
-		filepath.Join(lfWWW, "leaflet-ambient.js"): "www/leaflet-ambient.js",
-		filepath.Join(lfWWW, "ambient.user.js"):    "www/ambient.user.js",
-		"leaflet_unit.test.mjs":                    "e2e/leaflet_unit.test.mjs",
-	} {
-		lfCopy(t, src, filepath.Join(dir, dst))
-	}
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, "--test", "e2e/leaflet_unit.test.mjs")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("node --test: %v\n%s", err, out)
-	}
+	nodeTest(t, "leaflet_unit.test.mjs")
 }
 
 // TestLeafletTypes typechecks a viewer's TypeScript (testdata/embed.ts)

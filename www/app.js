@@ -14,7 +14,8 @@ import { TileStore } from "./page/tiles.js";
 const NO_INFO = Object.freeze({ terrains: [], landmarks: [] });
 const HOLTBURG = "42.1N,33.6E"; // where to start on data without landmarks: Holtburg, in retail's Dereth
 
-const $ = (id) => document.getElementById(id);
+const $ = (/** @type {string} */ id) => document.getElementById(id);
+const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
 
 startPage().catch((e) => {
   console.warn(e);
@@ -52,7 +53,7 @@ async function startPage() {
     },
     onTurn: () => canvas.invalidate(),
   });
-  const canvas = new MapCanvas($("map"), {
+  const canvas = new MapCanvas(/** @type {HTMLCanvasElement} */ ($("map")), {
     tiles,
     scene: () => ({ live: !!amb, bounds: info().bounds, player: movement.player, heading: movement.heading, state: st }),
     onPick: (X, Y) => movement.moveTo(X, Y),
@@ -60,12 +61,12 @@ async function startPage() {
   });
   const source = new SourcePicker({ onChoose: (src) => connect(src, true) });
 
-  const vol = $("volume");
+  const vol = input("volume"), enabled = input("enabled");
   vol.addEventListener("input", () => {
     if (amb) amb.setVolume(Number(vol.value));
-    $("volumeOut").textContent = Math.round(vol.value * 100) + "%";
+    $("volumeOut").textContent = Math.round(Number(vol.value) * 100) + "%";
   });
-  $("enabled").addEventListener("change", (e) => { if (amb) amb.setEnabled(e.target.checked); });
+  enabled.addEventListener("change", () => { if (amb) amb.setEnabled(enabled.checked); });
 
   await connect(source.initial(), false);
 
@@ -126,7 +127,7 @@ async function startPage() {
     tiles.attach(a); movement.attach(a);
     panel.setInfo(a.info); legend();
     a.setVolume(Number(vol.value));
-    a.setEnabled($("enabled").checked);
+    a.setEnabled(enabled.checked);
     a.on("state", (s) => { st = s; panel.render(s, movement.player, audioState()); canvas.invalidate(); });
     a.on("error", (e) => panel.error(e.message));
     a.on("play", (ev) => panel.played(ev));
