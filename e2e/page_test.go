@@ -33,28 +33,33 @@ func TestPageTypes(t *testing.T) {
 	typings = append(typings, filepath.Join(www, "geo.d.ts"), filepath.Join(www, "app.d.ts"))
 	tsc := func(strict bool, files []string) {
 		t.Helper()
-		cfg := map[string]any{
-			"compilerOptions": map[string]any{
-				"strict": strict, "noEmit": true, "target": "es2022", "module": "esnext",
-				"moduleResolution": "bundler", "lib": []string{"es2022", "dom", "dom.iterable"},
-				"types": []string{}, "allowJs": true, "checkJs": true,
-			},
-			"files": files,
-		}
-		dir := t.TempDir()
-		b, _ := json.Marshal(cfg)
-		if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(node, filepath.Join(mods, "typescript/bin/tsc"), "-p", filepath.Join(dir, "tsconfig.json"))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("tsc --noEmit (strict %v): %v\n%s", strict, err, out)
-		}
+		tscCheck(t, node, mods, map[string]any{
+			"strict": strict, "lib": []string{"es2022", "dom", "dom.iterable"}, "allowJs": true, "checkJs": true,
+		}, files)
 	}
 	tsc(true, typings)
 	// app.js has no annotations beyond a few casts: not strict (implicit
 	// any allowed), but every module it calls is typed by its .d.ts.
 	tsc(false, append([]string{filepath.Join(www, "app.js")}, typings...))
+}
+
+// tscCheck runs tsc --noEmit over files with opts on top of ES2022
+// modules resolved as bundlers do and no ambient @types.
+func tscCheck(t *testing.T, node, mods string, opts map[string]any, files []string) {
+	t.Helper()
+	co := map[string]any{"noEmit": true, "target": "es2022", "module": "esnext", "moduleResolution": "bundler", "types": []string{}}
+	for k, v := range opts {
+		co[k] = v
+	}
+	dir := t.TempDir()
+	b, _ := json.Marshal(map[string]any{"compilerOptions": co, "files": files})
+	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(mods, "typescript/bin/tsc"), "-p", filepath.Join(dir, "tsconfig.json"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("tsc --noEmit %v: %v\n%s", opts, err, out)
+	}
 }
 
 // nodeTest runs e2e/NAME under node --test beside a copy of www's modules
