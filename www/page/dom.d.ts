@@ -7,8 +7,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   ...children: Array<Node | string>
 ): HTMLElementTagNameMap[K];
 
-/** Sets e's text when it differs. */
-export function setText(e: Element, text: string): void;
+/** Sets e's text (an element's or a text node's) when it differs. */
+export function setText(e: Node, text: string): void;
 
 /** A row of a Rows list: its element, and whatever the row keeps to update it. */
 export interface Row {

@@ -16,7 +16,7 @@ export function el(tag, props = {}, ...children) {
   return e;
 }
 
-/** setText sets an element's text when it differs: an unchanged row costs no layout. */
+/** setText sets a node's text when it differs: an unchanged row costs no layout. */
 export function setText(e, text) {
   if (e.textContent !== text) e.textContent = text;
 }

@@ -205,7 +205,7 @@ function atLandmark(l, w) {
 // chance or volume, and when it next fires.
 function instanceRow() {
   const r = {
-    stb: el("span"), sub: el("span", { className: "sub" }), terr: el("td"), terrKey: null,
+    stb: document.createTextNode(""), sub: el("span", { className: "sub" }), terr: el("td"), terrKey: null,
     share: el("td", { className: "num" }), val: el("td", { className: "num" }), next: el("td", { className: "num" }),
   };
   r.el = el("tr", {}, el("td", {}, r.stb, r.sub), r.terr, r.share, r.val, r.next);
