@@ -1,6 +1,6 @@
 // Unit tests of the page's pure modules under node (node --test): the world
-// geometry of www/geo.js against hand-computed vectors (dat-format §8,
-// contracts §1.1), the walking and throttle logic of www/page/movement.js,
+// geometry of www/geo.js against hand-computed vectors (docs/dat-format.md §8,
+// docs/interfaces.md §1.1), the walking and throttle logic of www/page/movement.js,
 // and the plain words of www/page/source.js for each error code. Run by
 // TestPageUnit in page_test.go.
 import test from "node:test";
@@ -13,7 +13,7 @@ import { loadFailure, missingLandblock, moveFailure, normSource, sourceName } fr
 const { BLOCK, BLOCKS, CELL, CELLS, WORLD, blockOf, cellAt, cellOf, hexId, landblockId, mapCoord, mapText, objcellId, parseId, posText, ring } = geo;
 const near = (got, want, what) => assert.ok(Math.abs(got - want) < 1e-9, `${what}: ${got}, want ${want}`);
 
-test("geo: the constants of dat-format §8", () => {
+test("geo: the constants of docs/dat-format.md §8", () => {
   assert.deepEqual([CELL, CELLS, BLOCK, BLOCKS, WORLD], [24, 8, 192, 255, 48960]);
 });
 

@@ -41,7 +41,7 @@ export interface LandCell {
   Y: number;
 }
 
-/** "0xA9B4001F": an id as the contracts print it. */
+/** "0xA9B4001F": an id as docs/interfaces.md §0 prints it. */
 export function hexId(id: number | string): string;
 /** An id given as a number or a hex string, as an unsigned number. */
 export function parseId(id: number | string): number;

@@ -1,7 +1,7 @@
 // geo.js: the world's geometry and the text forms of its ids and
 // coordinates, written once for ambient.js, leaflet-ambient.js and the demo
-// page. Facts from dat-format.md §8 (retail lcoord_to_gid, get_landcell,
-// CellidToCoordinateString); map coordinates as contracts §1.1 gives them.
+// page. Facts from docs/dat-format.md §8 (retail lcoord_to_gid, get_landcell,
+// CellidToCoordinateString); map coordinates as docs/interfaces.md §1.1 gives them.
 //
 // Global metres: X east, Y north, 0 ≤ X, Y < WORLD. Landblock (bx, by) holds
 // [192·bx, 192·bx + 192) × [192·by, 192·by + 192); its land cells are
@@ -19,7 +19,7 @@ export const BLOCKS = 255;
 /** Metres per world side (255 landblocks of 192 m). */
 export const WORLD = BLOCK * BLOCKS;
 
-/** "0xA9B4001F": an id as the contracts print it (8 uppercase hex digits). */
+/** "0xA9B4001F": an id as docs/interfaces.md §0 prints it (8 uppercase hex digits). */
 export function hexId(id) {
   return "0x" + (Number(id) >>> 0).toString(16).toUpperCase().padStart(8, "0");
 }
@@ -58,7 +58,7 @@ export function mapText(ns, ew, digits, sep) {
 }
 
 /**
- * The POS of a landblock-local position to the centimetre, contracts §1.1:
+ * The POS of a landblock-local position to the centimetre, docs/interfaces.md §1.1:
  * "0xA9B5002D/120.00,96.00,22.85" (what the page's links carry).
  */
 export function posText(w) {
@@ -94,8 +94,9 @@ export function cellOf(id) {
 
 /**
  * The 3×3 ring of landblocks around (bx, by) that retail gathers ambient
- * sound from (LScape::add_ambient_sounds), those on the world only, as
- * [bx, by] pairs, west to east and south to north within a column.
+ * sound from (LScape::add_ambient_sounds, docs/retail.md §A4.1), those on
+ * the world only, as [bx, by] pairs: west to east, and south to north
+ * within a column.
  */
 export function ring(bx, by) {
   const out = [];

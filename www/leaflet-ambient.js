@@ -13,7 +13,7 @@
 // ambient set when the listener's cell changes, not on every step, so a
 // fast cursor is reduced to cell changes at most one per throttleMs.
 
-// World geometry (dat-format.md §8): 24 m land cells, 8 to a landblock
+// World geometry (docs/dat-format.md §8): 24 m land cells, 8 to a landblock
 // side, 255 landblocks to the world's side. Re-exported: embedders use them.
 import { BLOCK, CELL, cellAt, cellOf, parseId, ring } from "./geo.js";
 export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo.js";

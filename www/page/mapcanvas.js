@@ -6,7 +6,7 @@
 // (click, or dragging the player's marker).
 import { BLOCK, BLOCKS, CELL, blockOf, cellOf } from "../geo.js";
 
-// Compass degrees of the direction bands 1..8 (panel.js names them).
+// Compass degrees of the direction bands 1..8 (docs/retail.md §R3; panel.js names them).
 const DIR_DEG = [0, 0, 180, 90, 270, 315, 225, 45, 135];
 const HEARING_M = 120; // the hearing radius drawn around the player
 const MARKER_PX = 14; // a press this close to the player drags the marker

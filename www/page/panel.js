@@ -5,12 +5,12 @@
 import { mapText, parseId } from "../geo.js";
 import { Rows, el, setText } from "./dom.js";
 
-// Voice direction bands (ambient's placement, 1..8), as the list names them.
+// Voice direction bands 1..8 (docs/retail.md §R3; 0 = centred), as the list names them.
 const DIR_NAME = ["here", "N", "S", "E", "W", "NW", "SW", "NE", "SE"];
 const HOT_MS = 1500; // an instance row is marked this long after it played
 const ERRORS_SHOWN = 3;
 const ERRORS_MS = 15000; // errors clear this long after the last
-const VOICES = 16; // retail's voice pool
+const VOICES = 16; // retail's voice pool (docs/retail.md §R5.7)
 
 const $ = (id) => document.getElementById(id);
 const fmt = (v, d = 2) => Number(v).toFixed(d);

@@ -2,7 +2,7 @@
 // source is {server, api}: server "" is this page's own origin (`serve`
 // answers the built-in demo world or the dats it was started with), api
 // "acdatservice" reads acdatservice's /dats/{dat}/files/ routes, "ours" the
-// /files/ routes of `serve` and `export` (contracts §3). The choice comes
+// /files/ routes of `serve` and `export` (docs/interfaces.md §3). The choice comes
 // from the URL (?server=…&api=…, a shared link), else the one remembered,
 // else this server. Failures are put in plain words, by their codes.
 import { hexId, landblockId, parseId } from "../geo.js";
