@@ -224,9 +224,9 @@ func (m *mapper) row(ctx context.Context, by int) ([]*Block, error) {
 	return r, nil
 }
 
-// band fills pix (8 pixel rows of the image, RGBA) with landblock row by,
-// keeping only the rows by−1, by, by+1 that it reads.
-func (m *mapper) band(ctx context.Context, by int, pix []byte, count bool) error {
+// band fills pix (8 pixel rows of the image, one STB index or −1 a pixel)
+// with landblock row by, keeping only the rows by−1, by, by+1 that it reads.
+func (m *mapper) band(ctx context.Context, by int, pix []int16, count bool) error {
 	for held := range m.held {
 		if held < by-1 || held > by+1 {
 			delete(m.held, held)
@@ -240,7 +240,9 @@ func (m *mapper) band(ctx context.Context, by int, pix []byte, count bool) error
 		}
 		rows[i] = r
 	}
-	clear(pix)
+	for i := range pix {
+		pix[i] = -1
+	}
 	width := world.CellsPerBlock * m.blocksX
 	for i, b := range rows[1] {
 		if b == nil {
@@ -272,9 +274,7 @@ func (m *mapper) band(ctx context.Context, by int, pix []byte, count bool) error
 				if count {
 					m.counts[k]++
 				}
-				c := Color(k)
-				p := 4 * ((world.CellsPerBlock-1-cy)*width + world.CellsPerBlock*i + cx)
-				pix[p], pix[p+1], pix[p+2], pix[p+3] = c[0], c[1], c[2], 0xFF
+				pix[(world.CellsPerBlock-1-cy)*width+world.CellsPerBlock*i+cx] = int16(k)
 			}
 		}
 	}
@@ -285,7 +285,15 @@ func (m *mapper) band(ctx context.Context, by int, pix []byte, count bool) error
 // encoder reaches it.
 func (m *mapper) encode(ctx context.Context, w io.Writer) error {
 	r := &raster{ctx: ctx, m: m, band: -1,
-		pix: make([]byte, 4*world.CellsPerBlock*m.blocksX*world.CellsPerBlock), counted: make([]bool, m.rows)}
+		pix: make([]int16, world.CellsPerBlock*m.blocksX*world.CellsPerBlock), counted: make([]bool, m.rows)}
+	// Each colour boxed once: At returns these, so the encoder's four
+	// million calls allocate nothing.
+	r.colors = make([]color.Color, len(m.counts)+1)
+	r.colors[0] = color.NRGBA{}
+	for k := range m.counts {
+		c := Color(k)
+		r.colors[k+1] = color.NRGBA{c[0], c[1], c[2], 0xFF}
+	}
 	if err := png.Encode(&stopWriter{w: w, r: r}, r); err != nil {
 		if r.err != nil {
 			return r.err
@@ -303,7 +311,8 @@ type raster struct {
 	ctx     context.Context
 	m       *mapper
 	band    int
-	pix     []byte
+	pix     []int16       // the band's STB per pixel, −1 for none
+	colors  []color.Color // colors[k+1] is STB k's, colors[0] transparent
 	counted []bool
 	err     error
 }
@@ -322,10 +331,9 @@ func (r *raster) At(x, y int) color.Color {
 		r.counted[band] = true
 	}
 	if r.err != nil {
-		return color.NRGBA{}
+		return r.colors[0]
 	}
-	p := 4 * ((y%world.CellsPerBlock)*r.Bounds().Dx() + x)
-	return color.NRGBA{r.pix[p], r.pix[p+1], r.pix[p+2], r.pix[p+3]}
+	return r.colors[1+int(r.pix[(y%world.CellsPerBlock)*world.CellsPerBlock*r.m.blocksX+x])]
 }
 
 // stopWriter fails the encoder's writes once the raster has failed, so
