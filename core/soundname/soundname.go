@@ -22,18 +22,18 @@ import (
 
 // Set is the name of one STB (one entry of the region's SoundDesc).
 type Set struct {
-	STBIndex int
+	STBIndex int `json:"stbIndex"`
 	// Name is lowercase English for what the set sounds like, from the
 	// terrains that name it ("running water", "snow and ice"). Two sets
 	// named by the same terrains have the same Name; "" for a set no
 	// terrain names, which no gather can reach.
-	Name string
+	Name string `json:"name"`
 	// Label is Name made unique within the region for a legend: the second
 	// and later sets of one Name, in STB index order, get " (2)", " (3)", …
-	Label string
+	Label string `json:"label"`
 	// Terrains are the display names of the terrain types that name the
 	// set, strongest first (see Sets).
-	Terrains []string
+	Terrains []string `json:"terrains"`
 }
 
 // Sets names every STB of r, in index order.
@@ -190,10 +190,10 @@ func displayName(r *dat.Region, t int) string {
 // known kind in ties.
 func classify(display string, t int) (kind, string) {
 	if tn, ok := terrainByName[display]; ok {
-		return knownKinds[tn.kind], tn.phrase
+		return kind{key: kindNames[tn.kind], order: tn.kind, name: kindNames[tn.kind]}, tn.phrase
 	}
 	p := split(display)
-	return kind{key: "?" + p, order: len(knownKinds) + t, name: p}, p
+	return kind{key: "?" + p, order: len(kindNames) + t, name: p}, p
 }
 
 func cmpDesc(a, b int64) int {
@@ -222,19 +222,20 @@ const (
 	kindDesolate
 )
 
-var knownKinds = [...]kind{
-	kindFreshWater: {"fresh water", kindFreshWater, "fresh water"},
-	kindSea:        {"sea", kindSea, "sea"},
-	kindForest:     {"forest", kindForest, "forest"},
-	kindGrassland:  {"grassland", kindGrassland, "grassland"},
-	kindMarsh:      {"marsh", kindMarsh, "marsh"},
-	kindSand:       {"sand", kindSand, "sand"},
-	kindSnow:       {"snow", kindSnow, "snow and ice"},
-	kindRock:       {"rock", kindRock, "rock"},
-	kindEarth:      {"earth", kindEarth, "bare earth"},
-	kindVolcanic:   {"volcanic", kindVolcanic, "volcanic ground"},
-	kindOlthoi:     {"olthoi", kindOlthoi, "olthoi lands"},
-	kindDesolate:   {"desolate", kindDesolate, "desolate lands"},
+// kindNames say the kinds.
+var kindNames = [...]string{
+	kindFreshWater: "fresh water",
+	kindSea:        "sea",
+	kindForest:     "forest",
+	kindGrassland:  "grassland",
+	kindMarsh:      "marsh",
+	kindSand:       "sand",
+	kindSnow:       "snow and ice",
+	kindRock:       "rock",
+	kindEarth:      "bare earth",
+	kindVolcanic:   "volcanic ground",
+	kindOlthoi:     "olthoi lands",
+	kindDesolate:   "desolate lands",
 }
 
 type terrainName struct {
