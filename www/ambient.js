@@ -1,6 +1,6 @@
 // ambient.js: Asheron's Call's retail ambient sound in any web page
-// (contracts §3). An ES module with no dependencies: it runs the Go core
-// (ambient.wasm, next to this file by default) and talks to it.
+// (contracts §3). An ES module needing only geo.js beside it: it runs the
+// Go core (ambient.wasm, next to this file by default) and talks to it.
 //
 //   import { AmbientAudio } from "./ambient.js";
 //   const amb = await AmbientAudio.load({ server: "" });
