@@ -311,7 +311,10 @@ func TestHTTPContextCancelDuringBackoff(t *testing.T) {
 	}{
 		{"Get", func(ctx context.Context) error { _, err := h.Get(ctx, 0x13000000); return err }, "0x13000000"},
 		// The retry loop itself says what it was waiting out.
-		{"fetch", func(ctx context.Context) error { _, _, err := h.fetch(ctx, s.URL+"/files/0x13000000", 100, false); return err }, "last attempt: " + s.URL + "/files/0x13000000: status 503"},
+		{"fetch", func(ctx context.Context) error {
+			_, _, err := h.fetch(ctx, s.URL+"/files/0x13000000", 100, false)
+			return err
+		}, "last attempt: " + s.URL + "/files/0x13000000: status 503"},
 	} {
 		// The hour's backoff is cut short by the deadline: the guard
 		// fails a source that sleeps through it.
