@@ -206,7 +206,11 @@ func runRemoteCases(t *testing.T, base string, tr Transport, native bool, counts
 			}
 			for i, w := range tc.waits {
 				if (w.d != anyWait && waits[i].d != w.d) || !strings.Contains(waits[i].cause, w.cause) {
-					t.Errorf("retry %d: waited %v for %q, want %v for %q", i+1, waits[i].d, waits[i].cause, w.d, w.cause)
+					want := fmt.Sprint(w.d)
+					if w.d == anyWait {
+						want = "its backoff"
+					}
+					t.Errorf("retry %d: waited %v for %q, want %s for %q", i+1, waits[i].d, waits[i].cause, want, w.cause)
 				}
 				if strings.Contains(w.cause, "no byte for") && !errors.Is(causes[i], errStalled) {
 					t.Errorf("retry %d: %v is not the idle timer's", i+1, causes[i])

@@ -280,9 +280,10 @@ func TestHTTPCache(t *testing.T) {
 
 func TestHTTPContextCancel(t *testing.T) {
 	aborted := make(chan struct{})
+	var once sync.Once
 	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		<-r.Context().Done()
-		close(aborted)
+		once.Do(func() { close(aborted) })
 	})
 	h := NewHTTP(s.URL+"/files/", fast(HTTPOptions{}))
 	// The caller's deadline, not the 15 s idle timeout, ends the wait for
