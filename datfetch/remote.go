@@ -10,6 +10,7 @@ import (
 	"hash/crc64"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -498,6 +499,10 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 	switch {
 	case err == nil:
 	case err == errOverCap:
+		// The cap's worth of chunks just read is garbage now: collect it
+		// before the next read grows the heap past it instead (the wasm's
+		// memory never shrinks). Only a server sending too much gets here.
+		runtime.GC()
 		return nil, nil, 0, &TooLargeError{URL: url, Size: -1, Limit: limit}
 	case ctx.Err() != nil:
 		return nil, nil, 0, ctx.Err()

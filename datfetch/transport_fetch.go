@@ -55,7 +55,7 @@ func Fetch() Transport {
 		if body.IsNull() || body.IsUndefined() { // an old host without streams
 			r.Body = &bufferBody{resp: v, stop: stop}
 		} else {
-			r.Body = &streamBody{reader: body.Call("getReader"), stop: stop}
+			r.Body = newStreamBody(body, stop)
 		}
 		return r, nil
 	}
@@ -118,17 +118,51 @@ func (j *jsBytes) read(p []byte) int {
 	return n
 }
 
-// streamBody reads a fetch body chunk by chunk through its reader.
+// streamBody reads a fetch body through its reader: a BYOB reader where
+// the host has one (Chromium, Firefox, node), which fills one buffer over
+// and over, so that a body costs JavaScript no memory beyond it however
+// long it runs; else the default reader's chunks, copied from as they come.
 type streamBody struct {
 	reader js.Value
 	stop   func() bool
-	chunk  jsBytes // what is left of the last chunk
+	byob   js.Value // the buffer a BYOB reader fills (undefined: default reader)
+	chunk  jsBytes  // default reader: what is left of the last chunk
 	done   bool
+}
+
+// byobBuffer is the BYOB reader's buffer: fetch hands over up to this
+// much a read.
+const byobBuffer = 64 << 10
+
+func newStreamBody(body js.Value, stop func() bool) *streamBody {
+	b := &streamBody{stop: stop}
+	if r, ok := byobReader(body); ok {
+		b.reader, b.byob = r, js.Global().Get("ArrayBuffer").New(byobBuffer)
+	} else {
+		b.reader = body.Call("getReader")
+	}
+	return b
+}
+
+// byobReader asks body for a BYOB reader, which throws where the stream is
+// not a byte stream.
+func byobReader(body js.Value) (r js.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	opt := js.Global().Get("Object").New()
+	opt.Set("mode", "byob")
+	return body.Call("getReader", opt), true
 }
 
 func (b *streamBody) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if !b.byob.IsUndefined() {
+		return b.readBYOB(p)
 	}
 	for b.chunk.empty() {
 		if b.done {
@@ -145,6 +179,31 @@ func (b *streamBody) Read(p []byte) (int, error) {
 		b.chunk.rest = res.Get("value")
 	}
 	return b.chunk.read(p), nil
+}
+
+// readBYOB reads at most len(p) bytes into the buffer and copies them
+// out; the read hands the buffer back (transferred) for the next.
+func (b *streamBody) readBYOB(p []byte) (int, error) {
+	for {
+		if b.done {
+			return 0, io.EOF
+		}
+		view := js.Global().Get("Uint8Array").New(b.byob, 0, min(len(p), byobBuffer))
+		res, err := await(b.reader.Call("read", view))
+		if err != nil {
+			return 0, err
+		}
+		v := res.Get("value")
+		if !v.IsUndefined() {
+			b.byob = v.Get("buffer")
+		}
+		if res.Get("done").Bool() {
+			b.done = true
+		}
+		if !v.IsUndefined() && v.Get("byteLength").Int() > 0 {
+			return js.CopyBytesToGo(p, v), nil
+		}
+	}
 }
 
 func (b *streamBody) Close() error {

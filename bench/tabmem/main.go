@@ -5,7 +5,8 @@
 // loader does, in headless Chromium (node + playwright-core, installed as
 // e2e installs it), and reports the wasm's linear memory (which never
 // shrinks: what the tab keeps), the JS heap (performance.memory) and the
-// renderer's peak RSS, before and after, with the errors Get returned.
+// renderer's peak RSS, before and after, the source's own count of what it
+// held (HTTP.Stats' InFlightPeak) and the errors Get returned.
 //
 //	go run ./bench/tabmem                # this tree's datfetch
 //	go run ./bench/tabmem -base main     # datfetch as of a git ref, for comparison
@@ -75,6 +76,7 @@ func run() error {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(pageHTML))
 	})
+	mux.HandleFunc("/favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFile(w, r, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	})
@@ -164,6 +166,7 @@ type tabResult struct {
 			Errors             []string
 			Ms                 int64
 			GoSys, GoHeapInuse int64
+			InFlightPeak       int64
 		}
 	}
 	ConsoleErrors []string
@@ -179,7 +182,7 @@ func report(base string, out []byte, sent int64) error {
 		what = "datfetch as of " + base
 	}
 	fmt.Printf("tabmem: %s; a %d-byte \"wave\" for every id; MiB\n", what, hugeWave)
-	fmt.Printf("%-8s %3s  %14s  %12s  %16s  %8s  %7s  %s\n", "mode", "n", "wasm mem", "JS heap", "renderer VmHWM", "Go Sys", "ms", "first error")
+	fmt.Printf("%-8s %3s  %14s  %12s  %16s  %8s  %9s  %7s  %s\n", "mode", "n", "wasm mem", "JS heap", "renderer VmHWM", "Go Sys", "held peak", "ms", "first error")
 	mib := func(n int64) string { return fmt.Sprintf("%.1f", float64(n)/(1<<20)) }
 	for _, r := range rs {
 		first := ""
@@ -192,9 +195,13 @@ func report(base string, out []byte, sent int64) error {
 				}
 			}
 		}
-		fmt.Printf("%-8s %3d  %6s → %-6s  %5s → %-5s  %7s → %-7s  %8s  %7d  %d/%d failed: %s\n", r.Mode, r.N,
+		peak := "-"
+		if r.After.Result.InFlightPeak >= 0 {
+			peak = mib(r.After.Result.InFlightPeak)
+		}
+		fmt.Printf("%-8s %3d  %6s → %-6s  %5s → %-5s  %7s → %-7s  %8s  %9s  %7d  %d/%d failed: %s\n", r.Mode, r.N,
 			mib(r.Before.WasmMemory), mib(r.After.WasmMemory), mib(r.Before.JSHeapUsed), mib(r.After.JSHeapUsed),
-			mib(r.Before.RendererHWM), mib(r.After.RendererHWM), mib(r.After.Result.GoSys), r.After.Result.Ms, failed, r.N, first)
+			mib(r.Before.RendererHWM), mib(r.After.RendererHWM), mib(r.After.Result.GoSys), peak, r.After.Result.Ms, failed, r.N, first)
 		for _, e := range r.ConsoleErrors {
 			fmt.Printf("    console: %s\n", e)
 		}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -50,7 +51,19 @@ func main() {
 		// Sys is what the Go runtime took from the wasm memory; the rest
 		// is the heap's high-water mark as the runtime sees it.
 		"goSys": m.Sys, "goHeapSys": m.HeapSys, "goHeapInuse": m.HeapInuse, "goTotalAlloc": m.TotalAlloc,
+		"inFlightPeak": inFlightPeak(h),
 	})
 	js.Global().Call("done", string(out))
 	select {} // keep the instance (and its memory) for the driver to read
+}
+
+// inFlightPeak is the source's own count of the most it held for answers
+// under way (HTTP.Stats), or -1 for a datfetch without it; by reflection,
+// so that the page builds against both.
+func inFlightPeak(h *datfetch.HTTP) int64 {
+	m := reflect.ValueOf(h).MethodByName("Stats")
+	if !m.IsValid() {
+		return -1
+	}
+	return m.Call(nil)[0].FieldByName("InFlightPeak").Int()
 }
