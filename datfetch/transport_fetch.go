@@ -36,8 +36,8 @@ func Fetch() Transport {
 		v, err := await(fetch.Invoke(url, fetchInit(ac, "follow")))
 		if err != nil {
 			if ctx.Err() == nil && redirects(fetch, url, ac) {
-				err = fmt.Errorf("%w: %s answers with a redirect that fetch could not follow to an answer (a loop, more than the 20 it follows, or a hop it cannot reach): %v: %w",
-					ErrRedirectLoop, url, err, ErrPermanent)
+				err = fmt.Errorf("%w: the answer is a redirect that fetch could not follow to an end (a loop, more than the 20 it follows, or a hop it cannot reach): %v: %w",
+					ErrRedirectLoop, err, ErrPermanent)
 			}
 			stop()
 			return nil, err
