@@ -68,8 +68,9 @@ func (r *Response) header(name string) string { return r.Header[name] }
 // Transport sends one GET for url and returns the answer. It follows
 // redirects itself. An error wrapping ErrPermanent (a redirect loop, which
 // also wraps ErrRedirectLoop, or a URL that does not parse) is not retried;
-// any other error counts as a network failure and is retried. ctx governs the whole exchange, Body reads
-// included: cancelling it must abort a pending read.
+// any other error counts as a network failure and is retried. ctx governs
+// the whole exchange, Body reads included: cancelling it must abort a
+// pending read.
 type Transport func(ctx context.Context, url string) (*Response, error)
 
 // ErrPermanent marks a transport error that retrying cannot cure.
@@ -115,7 +116,8 @@ type HTTPOptions struct {
 // export (contracts §2) or an acdatservice deployment: GET base+"0x%08X". It
 // retries transient failures, sends one request per id however many callers
 // wait for it, checks what arrives (length, our server's ETag, the DID) and
-// keeps an LRU cache of verified record bytes. A record that arrives as
+// keeps an LRU cache of verified record bytes; what it holds for answers
+// under way is bounded by a BodyBudget. A record that arrives as
 // stored in a dat, compressed (acdatservice serves it so), is inflated. Safe
 // for concurrent use; on GOOS=js call it from a goroutine, never from a
 // JavaScript callback, since it blocks on promises.
@@ -183,10 +185,12 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 // capWithin is the largest record cap whose answers a budget of max bytes
 // can see through one at a time (bodyClaim of a body of unknown length).
 func capWithin(max int64) int64 {
-	if max/2 <= inflateProbe {
-		return max / 2
+	// Up to inflateProbe a record's claim is twice the cap, past it the
+	// probe buffer adds itself.
+	if c := (max - inflateProbe) / 2; c >= inflateProbe {
+		return c
 	}
-	return (max - inflateProbe) / 2
+	return min(max/2, inflateProbe)
 }
 
 // sleep is HTTP.wait's timer.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -181,10 +182,43 @@ func TestHTTPBudgetDefaults(t *testing.T) {
 	if big.budget == a.budget || big.maxRec != 100<<20 || bodyClaim(-1, big.maxRec, true) > big.budget.Max() {
 		t.Fatalf("a 100 MiB cap: budget %d bytes, cap %d", big.budget.Max(), big.maxRec)
 	}
-	for _, tc := range []struct{ budget, cap int64 }{{3 << 20, 1 << 20}, {1 << 20, 512 << 10}, {100, 50}} {
+	for _, tc := range []struct{ budget, cap int64 }{{3 << 20, 1 << 20}, {5 << 19, 1 << 20}, {1 << 20, 512 << 10}, {100, 50}} {
 		h := NewHTTP("http://unused/", HTTPOptions{Budget: NewBodyBudget(tc.budget)})
 		if h.maxRec != tc.cap || bodyClaim(-1, h.maxRec, true) > tc.budget {
 			t.Errorf("budget %d: cap %d, want %d", tc.budget, h.maxRec, tc.cap)
+		}
+	}
+}
+
+// A body whose encoded length alone is over the cap (the browser,
+// cross-origin, where fetch decodes and hides Content-Encoding) is refused
+// unread; one that may decode to within the cap is read.
+func TestHTTPEncodedLength(t *testing.T) {
+	const limit = 1 << 20
+	body := rec(faultID, 3000)
+	for _, tc := range []struct {
+		encoded int64
+		refused bool
+	}{
+		{hugeWave, true},
+		{limit + encodedSlack(limit) + 1, true},
+		{limit + encodedSlack(limit), false}, // incompressible bytes gzipped: a little over
+		{2000, false},
+	} {
+		tr := func(ctx context.Context, url string) (*Response, error) {
+			return &Response{Status: 200, ContentLength: -1, EncodedLength: tc.encoded, Header: map[string]string{},
+				Body: io.NopCloser(bytes.NewReader(body))}, nil
+		}
+		h := NewHTTP("http://cors.example/files/", HTTPOptions{Transport: tr, MaxRecordBytes: limit, Budget: NewBodyBudget(DefaultInFlightBytes)})
+		_, err := h.Get(context.Background(), faultID)
+		var tl *TooLargeError
+		switch {
+		case tc.refused && (!errors.As(err, &tl) || !tl.Encoded || tl.Size != tc.encoded):
+			t.Errorf("encoded %d: err = %v, want refused as encoded", tc.encoded, err)
+		case tc.refused && h.Stats().InFlightPeak != 0:
+			t.Errorf("encoded %d: %d bytes taken for a body refused unread", tc.encoded, h.Stats().InFlightPeak)
+		case !tc.refused && err != nil:
+			t.Errorf("encoded %d: %v", tc.encoded, err)
 		}
 	}
 }
