@@ -16,7 +16,7 @@ var errOverCap = errors.New("body runs past the cap")
 var errLongerThanDeclared = errors.New("body runs past its Content-Length")
 
 // bodyClaim is the most an answer may hold at once while its body is read
-// and, when inflates, inflated, for a body of length bytes (-1: unknown)
+// and, when inflates is set, inflated, for a body of length bytes (-1: unknown)
 // under limit. Unknown, it is the chunks read (up to limit), then the
 // record they are joined into beside them, or beside the joined body the
 // record it inflates to.
