@@ -23,32 +23,61 @@ const (
 	noSTB         = -1
 )
 
-// resolveChain precomputes the §3.11 chain (dat.Region.STBDesc) for every
-// (terrain type, scene ordinal) a terrain word can hold, so that
-// CTerrainDesc::GetSTBDesc (0x00502400) becomes one table lookup per cell.
-// 0xFFFFFFFF and any out-of-range index are "none" at every hop; retail
-// resolves the indices to pointers at CRegionDesc::UnPack (0x004FF440)
-// without a bounds check (dat-format §10.9).
-func resolveChain(r *dat.Region) (chain [terrainTypes][sceneOrdinals]int32) {
-	for t := range chain {
-		for s := range chain[t] {
-			chain[t][s] = noSTB
+// Chain is the region's terrain → scene → STB → SoundTable chain (§3.11,
+// dat.Region.STBDesc) resolved once for every (terrain type, scene ordinal)
+// a terrain word can hold, so that CTerrainDesc::GetSTBDesc (0x00502400)
+// becomes one table lookup per cell. It depends on the region alone and
+// never changes once built: an engine holds one, and so does a host's
+// loader, which fetches the SoundTables a ring's terrain names before the
+// rebuild that reads them; either may read it from any goroutine.
+type Chain struct {
+	stb    [terrainTypes][sceneOrdinals]int32 // STB index, or noSTB
+	tables []uint32                           // per STB index: its SoundTable id (0: INVALID_DID)
+}
+
+// NewChain resolves r's chain. 0xFFFFFFFF and any out-of-range index are
+// "none" at every hop; retail resolves the indices to pointers at
+// CRegionDesc::UnPack (0x004FF440) without a bounds check (dat-format
+// §10.9). A nil region (or one without sound info) names nothing.
+func NewChain(r *dat.Region) *Chain {
+	c := &Chain{}
+	for t := range c.stb {
+		for s := range c.stb[t] {
+			c.stb[t][s] = noSTB
 			if r == nil {
 				continue
 			}
 			if k, ok := r.STBDesc(uint32(t), uint32(s)); ok {
-				chain[t][s] = int32(k)
+				c.stb[t][s] = int32(k)
 			}
 		}
 	}
-	return chain
+	if r != nil && r.SoundInfo != nil {
+		for _, d := range r.SoundInfo.STBDescs {
+			c.tables = append(c.tables, uint32(d.STBID))
+		}
+	}
+	return c
+}
+
+// STB is the STB index a terrain word names, or −1.
+func (c *Chain) STB(word uint16) int { return int(c.stb[(word>>2)&0x1F][word>>11]) }
+
+// Table is the SoundTable id a terrain word names, the lookup stbDesc makes
+// without loading anything: a host loads exactly these before a rebuild.
+func (c *Chain) Table(word uint16) (uint32, bool) {
+	k := c.STB(word)
+	if k == noSTB || k >= len(c.tables) || c.tables[k] == 0 {
+		return 0, false
+	}
+	return c.tables[k], true
 }
 
 // stbDesc is CRegionDesc::GetSTBDesc (0x004FEAB0) for one terrain word: the
 // STB index, or −1 when the chain is empty or its SoundTable is not (yet)
 // available, in which case retail adds nothing for the cell.
 func (e *Engine) stbDesc(word uint16) int {
-	k := int(e.chain[(word>>2)&0x1F][word>>11])
+	k := e.chain.STB(word)
 	if k == noSTB {
 		return noSTB
 	}
@@ -57,18 +86,6 @@ func (e *Engine) stbDesc(word uint16) int {
 		return noSTB
 	}
 	return k
-}
-
-// TableOf is the SoundTable id a terrain word names through the region's
-// chain, the same lookup stbDesc makes, without loading anything: the host
-// loads exactly these before a rebuild. It reads only what New fixed, so it
-// is safe to call from any goroutine.
-func (e *Engine) TableOf(word uint16) (uint32, bool) {
-	k := int(e.chain[(word>>2)&0x1F][word>>11])
-	if k == noSTB || e.stbs[k].desc.STBID == 0 {
-		return 0, false
-	}
-	return uint32(e.stbs[k].desc.STBID), true
 }
 
 // HeldTables calls fn with the id of every SoundTable the engine holds (loaded
