@@ -63,6 +63,35 @@ type Transport func(ctx context.Context, url string) (*Response, error)
 // ErrPermanent marks a transport error that retrying cannot cure.
 var ErrPermanent = errors.New("permanent failure")
 
+// NetworkError is a failure of the way to the server, not of what it holds:
+// no answer, a stall, a damaged body, or a 429 or 5xx, still failing after
+// the retries. Its text is its cause's.
+type NetworkError struct{ Err error }
+
+func (e *NetworkError) Error() string { return e.Err.Error() }
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+// StatusError is an answer with a status that is neither 200 nor one the
+// source retries: the server answered, and refused. A 404 of a record is
+// ErrNotFound instead (Get).
+type StatusError struct{ Status int }
+
+func (e *StatusError) Error() string {
+	switch e.Status {
+	case 403:
+		return "403 Forbidden"
+	case 404:
+		return "404 Not Found"
+	}
+	return fmt.Sprintf("status %d", e.Status)
+}
+
+// Is matches any StatusError of the same status.
+func (e *StatusError) Is(target error) bool {
+	t, ok := target.(*StatusError)
+	return ok && t.Status == e.Status
+}
+
 // HTTPOptions tunes an HTTP source. The zero value is usable.
 type HTTPOptions struct {
 	// Transport sends the requests: nil is the platform's own, net/http
@@ -265,6 +294,31 @@ func (h *HTTP) IDs(ctx context.Context) ([]uint32, error) {
 	return slices.Compact(ids), nil
 }
 
+// LandblocksListing is the file, beside the cell records, that lists the
+// landblocks a cell source holds: "landblocks.txt", the ids 0x%08X of its
+// landblock records 0xXXYYFFFF one a line, ascending (our server answers
+// it, export writes it; acdatservice has none).
+const LandblocksListing = "landblocks.txt"
+
+// maxLandblocksBytes bounds that listing: 255×255 ids of 11 bytes are 715 KB.
+const maxLandblocksBytes = 1 << 20
+
+// Landblocks reads the landblock listing at base+LandblocksListing (base is
+// a cell source's). A source without one (an older export, any other
+// server) answers 404, which is ErrNotFound: the caller then asks for each
+// landblock itself.
+func (h *HTTP) Landblocks(ctx context.Context) ([]uint32, error) {
+	url := h.base + LandblocksListing
+	b, err := h.fetch(ctx, url, maxLandblocksBytes)
+	if errors.Is(err, errStatus404) {
+		return nil, fmt.Errorf("%s: %w", url, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parseListing(url, b)
+}
+
 func looksLikeHTML(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && b[0] == '<'
@@ -277,8 +331,8 @@ func isJSONLines(b []byte) bool {
 
 // errStatus404 and errStatus403 mark those answers inside fetch's errors.
 var (
-	errStatus404 = errors.New("404 Not Found")
-	errStatus403 = errors.New("403 Forbidden")
+	errStatus404 error = &StatusError{Status: 404}
+	errStatus403 error = &StatusError{Status: 403}
 )
 
 // errStalled is the cause of an attempt's cancellation by the idle timer.
@@ -296,15 +350,15 @@ func (h *HTTP) fetch(ctx context.Context, url string, limit int64) ([]byte, erro
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: %w", url, ctx.Err())
 		}
-		var te *transientError
+		var te *NetworkError
 		if !errors.As(err, &te) {
 			return nil, err
 		}
 		if attempt >= h.retries {
-			return nil, fmt.Errorf("giving up after %d attempts: %w", attempt+1, te.err)
+			return nil, fmt.Errorf("giving up after %d attempts: %w", attempt+1, te)
 		}
 		if retryAfter > maxRetryAfter {
-			return nil, fmt.Errorf("%w; the server asks to retry after %v, more than the %v waited", te.err, retryAfter, maxRetryAfter)
+			return nil, fmt.Errorf("%w; the server asks to retry after %v, more than the %v waited", te, retryAfter, maxRetryAfter)
 		}
 		wait := delay/2 + rand.N(delay/2+1)
 		if retryAfter > wait {
@@ -314,18 +368,12 @@ func (h *HTTP) fetch(ctx context.Context, url string, limit int64) ([]byte, erro
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("%s: %w (last attempt: %v)", url, ctx.Err(), te.err)
+			return nil, fmt.Errorf("%s: %w (last attempt: %v)", url, ctx.Err(), te.Err)
 		case <-t.C:
 		}
 		delay = min(2*delay, maxBackoff)
 	}
 }
-
-// transientError is a failure worth retrying.
-type transientError struct{ err error }
-
-func (e *transientError) Error() string { return e.err.Error() }
-func (e *transientError) Unwrap() error { return e.err }
 
 // fetchOnce makes one attempt. An idle timer, reset by every byte that
 // arrives, cancels the attempt when the server goes quiet.
@@ -335,7 +383,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 	idle := time.AfterFunc(h.idle, func() { cancel(errStalled) })
 	defer idle.Stop()
 	stalled := func(what string, n int) error {
-		return &transientError{fmt.Errorf("%s: no byte for %v %s (after %d bytes)", url, h.idle, what, n)}
+		return &NetworkError{fmt.Errorf("%s: no byte for %v %s (after %d bytes)", url, h.idle, what, n)}
 	}
 
 	resp, err := h.tr(actx, url)
@@ -348,7 +396,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 		case errors.Is(err, ErrPermanent):
 			return nil, 0, fmt.Errorf("%s: %w", url, err)
 		}
-		return nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
+		return nil, 0, &NetworkError{fmt.Errorf("%s: %w", url, err)}
 	}
 	defer resp.Body.Close()
 	if resp.Status != 200 {
@@ -365,9 +413,9 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 		return nil, 0, fmt.Errorf("%s: %w", url, errStatus403)
 	case s == 429 || s >= 500:
 		return nil, parseRetryAfter(resp.header("retry-after"), time.Now()),
-			&transientError{fmt.Errorf("%s: status %d", url, s)}
+			&NetworkError{fmt.Errorf("%s: %w", url, &StatusError{Status: s})}
 	default:
-		return nil, 0, fmt.Errorf("%s: status %d", url, s)
+		return nil, 0, fmt.Errorf("%s: %w", url, &StatusError{Status: s})
 	}
 	if resp.ContentLength > limit {
 		return nil, 0, fmt.Errorf("%s: body of %d bytes exceeds the %d-byte limit", url, resp.ContentLength, limit)
@@ -385,7 +433,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 		if errors.Is(context.Cause(actx), errStalled) {
 			return nil, 0, stalled("mid-body", int(n))
 		}
-		return nil, 0, &transientError{fmt.Errorf("%s: reading body after %d bytes: %w", url, n, err)}
+		return nil, 0, &NetworkError{fmt.Errorf("%s: reading body after %d bytes: %w", url, n, err)}
 	}
 	if n > limit {
 		return nil, 0, fmt.Errorf("%s: body exceeds the %d-byte limit", url, limit)
@@ -394,10 +442,10 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 	// A damaged transfer is worth another try: the server's bytes are fine,
 	// the way here was not.
 	if resp.ContentLength >= 0 && n != resp.ContentLength {
-		return nil, 0, &transientError{fmt.Errorf("%s: body of %d bytes, Content-Length %d", url, n, resp.ContentLength)}
+		return nil, 0, &NetworkError{fmt.Errorf("%s: body of %d bytes, Content-Length %d", url, n, resp.ContentLength)}
 	}
 	if err := checkETag(resp.header("etag"), b); err != nil {
-		return nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
+		return nil, 0, &NetworkError{fmt.Errorf("%s: %w", url, err)}
 	}
 	return b, 0, nil
 }
