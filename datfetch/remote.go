@@ -316,7 +316,33 @@ func (h *HTTP) Landblocks(ctx context.Context) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseListing(url, b)
+	return parseLandblocks(url, b)
+}
+
+// parseLandblocks reads the landblock listing: "0x%08X\n" a line (any case,
+// blank lines skipped, every line ended), in any order. It is leaner than
+// parseListing, which takes every id form and sorts: this one is in the
+// page's wasm.
+func parseLandblocks(url string, b []byte) ([]uint32, error) {
+	var ids []uint32
+	for line := 1; len(b) > 0; line++ {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return nil, fmt.Errorf("%s: the last line %q has no newline: the listing was cut short", url, truncate(b, 40))
+		}
+		s := strings.TrimSpace(string(b[:i]))
+		b = b[i+1:]
+		if s == "" {
+			continue
+		}
+		hex, ok := strings.CutPrefix(strings.ToLower(s), "0x")
+		v, err := strconv.ParseUint(hex, 16, 32)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%s: line %d: %q is not an id 0x%%08X", url, line, truncate([]byte(s), 40))
+		}
+		ids = append(ids, uint32(v))
+	}
+	return ids, nil
 }
 
 func looksLikeHTML(b []byte) bool {
