@@ -97,8 +97,8 @@ type Host struct {
 	rebuiltGen uint64  // the loader's generation at the last rebuild
 	retryAt    float64 // when to fetch what is lacking again
 	retryWait  float64
-	loading    bool // a background load is running
-	stale      bool // the listener moved while a load ran: load again when it ends
+	loading    bool            // a background load is running
+	stale      bool            // the listener moved while a load ran: load again when it ends
 	events     []ambient.Event // this tick's, handed to the caller of Tick
 }
 
