@@ -125,6 +125,18 @@ try {
   await T(1500);
   out.steps.restarted.audio = await page.evaluate(() => window.probe.summary());
 
+  // The world's corners: the snowfield landmark (north-west) and the
+  // south-east corner block. Their rings reach past the demo's land; the
+  // page knows from the landblock listing that those blocks are not there.
+  await page.click('#landmarks button[data-name="snowfield"]');
+  await settled("0xA4BA0031");
+  await gotoPos("0xAFAF0001/4,4,20");
+  await settled("0xAFAF0001");
+  out.steps.corners = await page.evaluate(() => ({
+    outside: window.ambient.landblock(0xA3, 0xBB), inside: window.ambient.landblock(0xA4, 0xBA),
+    unknown: window.ambient.landblock(0x10, 0x10),
+  }));
+
   if (mode === "dropouts") {
     await page.click('#landmarks button[data-name="river"]');
     await settled("0xA9B5002D");
@@ -205,7 +217,7 @@ function probeSource() {
   window.__errors = [];
   window.__rebuilds = [];
   window.live = (s) => ({ objcellId: s.where.objcellId, outdoorish: s.outdoorish, total: s.totalSoundCount, cells: s.contributingCells,
-    sounds: s.sounds.filter((x) => x.soundCount > 0), voices: s.voices.length, loading: s.loading });
+    sounds: s.sounds, held: s.heldInstances, voices: s.voices.length, loading: s.loading });
   addEventListener("pointerdown", () => { if (probe.t.click === undefined) probe.t.click = performance.now(); }, true);
   const tap = `class Tap extends AudioWorkletProcessor {
     constructor() { super(); this.reset(); this.port.onmessage = (e) => { if (e.data === 'reset') this.reset(); }; }
