@@ -6,6 +6,13 @@
 //   const amb = await AmbientAudio.load({ server: "" });
 //   button.onclick = () => amb.start();
 //   amb.setPlayer("0xA9B4001F/72,144,22.2");
+//
+// A position goes setPlayer → toPOS (a POS string) → the wasm's setPlayer
+// (wasm/main.go) → session.Host.SetPlayerPOS → the engine at the mixer's
+// next tick. state() is one snapshot of the host (session.Snapshot); a
+// timer drains its events and problems into "play", "skip", "rebuild",
+// "error" and "state" events. Every error is an Error with a code
+// (AmbientError in ambient.d.ts).
 
 const here = new URL(".", import.meta.url);
 

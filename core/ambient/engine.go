@@ -5,9 +5,13 @@
 // play queue, placement, gain, pan and the voice pool.
 //
 // The engine is synchronous and pure. It does no I/O and starts no
-// goroutines; the host supplies records through Library and Land, the time
-// as absolute seconds, and receives the engine's decisions as Events. It
-// makes no sound itself. An Engine is not safe for concurrent use.
+// goroutines; the host (core/session) supplies records through Library and
+// Land, the time as absolute seconds, and receives the engine's decisions
+// as Events. It makes no sound itself: a play event names its wave, its
+// whole-dB gain and pan and the voice slot it took, and a mixer (core/mix)
+// voices it in that slot. State, Cells, NextPlays and Voices report the
+// engine for a page. An Engine is not safe for concurrent use; Chain, a
+// value of the region, is.
 package ambient
 
 import (
