@@ -230,46 +230,36 @@ func (l *loader) resolveZ(ctx context.Context, sp *world.Spec) error {
 	return nil
 }
 
-// block fetches one landblock now (for a position's terrain height). A
-// landblock the source lacks is a *MissingError; one that could not be had
-// is the fetch's or the decoder's error.
+// block fetches one landblock now (for a position's terrain height).
 func (l *loader) block(ctx context.Context, id uint32) (*dat.LandBlock, error) {
-	var failed error
-	l.fetchAll(ctx, l.cell, l.unknownBlocks([]uint32{id}), func(id uint32, b []byte, err error) error {
-		failed = l.storeBlock(id, b, err)
-		return failed
-	})
-	l.mu.Lock()
-	lb := l.blocks[id]
-	l.mu.Unlock()
-	switch {
-	case lb != nil:
-		return lb, nil
-	case failed != nil:
-		return nil, failed
-	}
-	return nil, &MissingError{Kind: dat.KindLandBlock, ID: id}
+	return fetchOne(l, ctx, id, dat.KindLandBlock, l.unknownBlocks([]uint32{id}), l.blocks, l.storeBlock)
 }
 
-// envCell fetches one EnvCell now (to check that a position exists). One
-// the source lacks is a *MissingError; one that could not be had is the
-// fetch's or the decoder's error.
+// envCell fetches one EnvCell now (to check that a position exists).
 func (l *loader) envCell(ctx context.Context, id uint32) (*dat.EnvCell, error) {
+	return fetchOne(l, ctx, id, dat.KindEnvCell, unknown(l, []uint32{id}, l.cells), l.cells, l.storeCell)
+}
+
+// fetchOne fetches record id now unless known (ask is empty) and returns
+// it from m. One the source lacks is a *MissingError; one that could not
+// be had is the fetch's or the decoder's error.
+func fetchOne[T any](l *loader, ctx context.Context, id uint32, kind dat.Kind, ask []uint32, m map[uint32]*T,
+	store func(id uint32, b []byte, err error) error) (*T, error) {
 	var failed error
-	l.fetchAll(ctx, l.cell, unknown(l, []uint32{id}, l.cells), func(id uint32, b []byte, err error) error {
-		failed = l.storeCell(id, b, err)
+	l.fetchAll(ctx, l.cell, ask, func(id uint32, b []byte, err error) error {
+		failed = store(id, b, err)
 		return failed
 	})
 	l.mu.Lock()
-	c := l.cells[id]
+	v := m[id]
 	l.mu.Unlock()
 	switch {
-	case c != nil:
-		return c, nil
+	case v != nil:
+		return v, nil
 	case failed != nil:
 		return nil, failed
 	}
-	return nil, &MissingError{Kind: dat.KindEnvCell, ID: id}
+	return nil, &MissingError{Kind: kind, ID: id}
 }
 
 func (l *loader) pcm(id uint32) *audio.PCM {
