@@ -92,7 +92,7 @@ func async(name string, f func(args []js.Value) (any, error)) js.Func {
 	})
 }
 
-// newError is err as the page sees every error (docs/interfaces.md): an
+// newError is err as the page sees every error (docs/interfaces.md §3.4): an
 // Error with a code, and the record it is about where the code has one.
 func newError(err error) js.Value {
 	p := session.Classify(err)

@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command wasm is the browser build (GOOS=js): it wires the page's
-// JavaScript (www/ambient.js, docs/interfaces.md) to the Go core. Wiring
+// JavaScript (www/ambient.js, docs/interfaces.md §3) to the Go core. Wiring
 // only: a session host (core/session) over two HTTP record sources, the
 // mixer that ticks it (core/mix) handed to oto, and the map's tiles
 // (core/mapview); the logic is there and below, tested natively.

@@ -10,7 +10,7 @@
 // as Events. It makes no sound itself: a play event names its wave, its
 // whole-dB gain and pan and the voice slot it took, and a mixer (core/mix)
 // voices it in that slot. State, Cells, NextPlays and Voices report the
-// engine for a page. An Engine is not safe for concurrent use; Chain, a
+// engine for a page. An Engine is not safe for concurrent use; Tables, a
 // value of the region, is.
 package ambient
 
@@ -79,7 +79,7 @@ type Engine struct {
 	volume  float32 // SoundManager::ambient_sound_volume
 	enabled bool    // SoundManager::ambient_sounds_enabled
 
-	chain   *Chain       // §3.11 chain, resolved once
+	tables  *Tables      // §3.11 chain with its tables, resolved once
 	stbs    []stbState   // per region AmbientSTBDesc
 	heights [256]float32 // LandDefs::Land_Height_Table
 
@@ -118,7 +118,7 @@ func New(region *dat.Region, land Land, lib Library, cfg Config) *Engine {
 		lib:     lib,
 		mono:    cfg.Mono,
 		enabled: cfg.Enabled,
-		chain:   NewChain(region),
+		tables:  NewTables(region),
 		heights: world.HeightTable(region),
 	}
 	e.SetVolume(cfg.Volume)

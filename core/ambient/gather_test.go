@@ -149,7 +149,7 @@ func TestResolveChain(t *testing.T) {
 	r.TerrainInfo.TerrainTypes = append(r.TerrainInfo.TerrainTypes,
 		terrainType(0xFFFFFFFF, 2, 3, 99, 4), // type 2
 	)
-	chain := NewChain(r)
+	chain := ResolveChain(r)
 	tests := []struct{ t, s, want int }{
 		{0, 0, 0}, {1, 0, 1},
 		{0, 1, noSTB}, // scene ordinal beyond the type's list
@@ -162,11 +162,11 @@ func TestResolveChain(t *testing.T) {
 		{31, 31, noSTB},
 	}
 	for _, tt := range tests {
-		if got := chain.STB(uint16(tt.s<<11 | tt.t<<2)); got != tt.want {
+		if got := int(chain[tt.t][tt.s]); got != tt.want {
 			t.Errorf("chain[type %d][scene %d] = %d, want %d", tt.t, tt.s, got, tt.want)
 		}
 	}
-	if c := NewChain(nil); c.STB(0) != noSTB {
+	if c := ResolveChain(nil); c[0][0] != noSTB {
 		t.Error("nil region resolved an STB")
 	}
 	// Table: the STB's SoundTable id through the same hops; an STB whose
@@ -174,12 +174,12 @@ func TestResolveChain(t *testing.T) {
 	r.SoundInfo.STBDescs = append(r.SoundInfo.STBDescs, stb(0))
 	r.SceneInfo.SceneTypes = append(r.SceneInfo.SceneTypes, sceneType(2)) // scene 5: STB 2, table 0
 	r.TerrainInfo.TerrainTypes[2].SceneTypes = append(r.TerrainInfo.TerrainTypes[2].SceneTypes, 5)
-	chain = NewChain(r)
+	tables := NewTables(r)
 	for _, tt := range []struct {
 		t, s int
 		id   uint32
 	}{{0, 0, 0x20000001}, {1, 0, 0x20000002}, {2, 4, 0x20000002}, {2, 5, 0}, {2, 2, 0}, {3, 0, 0}} {
-		id, ok := chain.Table(uint16(tt.s<<11 | tt.t<<2))
+		id, ok := tables.Table(uint16(tt.s<<11 | tt.t<<2))
 		if id != tt.id || ok != (tt.id != 0) {
 			t.Errorf("Table(type %d, scene %d) = 0x%08X %v, want 0x%08X", tt.t, tt.s, id, ok, tt.id)
 		}

@@ -20,64 +20,77 @@ type stbState struct {
 const (
 	terrainTypes  = 32
 	sceneOrdinals = 32
-	noSTB         = -1
+	noSTB         = NoSTB
 )
 
-// Chain is the region's terrain → scene → STB → SoundTable chain (§3.11,
-// dat.Region.STBDesc) resolved once for every (terrain type, scene ordinal)
-// a terrain word can hold, so that CTerrainDesc::GetSTBDesc (0x00502400)
-// becomes one table lookup per cell. It depends on the region alone and
-// never changes once built: an engine holds one, and so does a host's
-// loader, which fetches the SoundTables a ring's terrain names before the
-// rebuild that reads them; either may read it from any goroutine.
-type Chain struct {
-	stb    [terrainTypes][sceneOrdinals]int32 // STB index, or noSTB
-	tables []uint32                           // per STB index: its SoundTable id (0: INVALID_DID)
-}
+// NoSTB marks a (terrain type, scene ordinal) of Chain that names no sound set.
+const NoSTB = -1
 
-// NewChain resolves r's chain. 0xFFFFFFFF and any out-of-range index are
-// "none" at every hop; retail resolves the indices to pointers at
-// CRegionDesc::UnPack (0x004FF440) without a bounds check (dat-format
-// §10.9). A nil region (or one without sound info) names nothing.
-func NewChain(r *dat.Region) *Chain {
-	c := &Chain{}
-	for t := range c.stb {
-		for s := range c.stb[t] {
-			c.stb[t][s] = noSTB
+// Chain is the §3.11 chain resolved for every terrain word: Chain[type][ordinal]
+// is an index into the region's SoundDesc, or NoSTB.
+type Chain = [terrainTypes][sceneOrdinals]int32
+
+// ResolveChain precomputes the §3.11 chain (dat.Region.STBDesc) for every
+// (terrain type, scene ordinal) a terrain word can hold, so that
+// CTerrainDesc::GetSTBDesc (0x00502400) becomes one table lookup per cell.
+// 0xFFFFFFFF and any out-of-range index are "none" at every hop; retail
+// resolves the indices to pointers at CRegionDesc::UnPack (0x004FF440)
+// without a bounds check (dat-format §10.9).
+func ResolveChain(r *dat.Region) (chain Chain) {
+	for t := range chain {
+		for s := range chain[t] {
+			chain[t][s] = noSTB
 			if r == nil {
 				continue
 			}
 			if k, ok := r.STBDesc(uint32(t), uint32(s)); ok {
-				c.stb[t][s] = int32(k)
+				chain[t][s] = int32(k)
 			}
 		}
 	}
-	if r != nil && r.SoundInfo != nil {
-		for _, d := range r.SoundInfo.STBDescs {
-			c.tables = append(c.tables, uint32(d.STBID))
-		}
-	}
-	return c
+	return chain
 }
 
-// STB is the STB index a terrain word names, or −1.
-func (c *Chain) STB(word uint16) int { return int(c.stb[(word>>2)&0x1F][word>>11]) }
+// Tables is the region's chain through to the SoundTable each terrain word
+// names: ResolveChain's STB index and that STB's table id. It depends on the
+// region alone and never changes once built: an engine holds one, and so
+// does a host's loader, which fetches the SoundTables a ring's terrain names
+// before the rebuild that reads them; either may read it from any goroutine.
+type Tables struct {
+	chain Chain
+	ids   []uint32 // per STB index: its SoundTable id (0: INVALID_DID)
+}
+
+// NewTables resolves r's chain (ResolveChain) and its STBs' table ids. A nil
+// region, or one without sound info, names nothing.
+func NewTables(r *dat.Region) *Tables {
+	t := &Tables{chain: ResolveChain(r)}
+	if r != nil && r.SoundInfo != nil {
+		for _, d := range r.SoundInfo.STBDescs {
+			t.ids = append(t.ids, uint32(d.STBID))
+		}
+	}
+	return t
+}
+
+// STB is the STB index a terrain word names, or NoSTB.
+func (t *Tables) STB(word uint16) int { return int(t.chain[(word>>2)&0x1F][word>>11]) }
 
 // Table is the SoundTable id a terrain word names, the lookup stbDesc makes
 // without loading anything: a host loads exactly these before a rebuild.
-func (c *Chain) Table(word uint16) (uint32, bool) {
-	k := c.STB(word)
-	if k == noSTB || k >= len(c.tables) || c.tables[k] == 0 {
+func (t *Tables) Table(word uint16) (uint32, bool) {
+	k := t.STB(word)
+	if k == noSTB || k >= len(t.ids) || t.ids[k] == 0 {
 		return 0, false
 	}
-	return c.tables[k], true
+	return t.ids[k], true
 }
 
 // stbDesc is CRegionDesc::GetSTBDesc (0x004FEAB0) for one terrain word: the
 // STB index, or −1 when the chain is empty or its SoundTable is not (yet)
 // available, in which case retail adds nothing for the cell.
 func (e *Engine) stbDesc(word uint16) int {
-	k := e.chain.STB(word)
+	k := e.tables.STB(word)
 	if k == noSTB {
 		return noSTB
 	}

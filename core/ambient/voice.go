@@ -48,7 +48,7 @@ type Voice struct {
 	End  float64
 }
 
-// MarshalJSON writes the play's keys (contracts §1.3), then "end" and
+// MarshalJSON writes the play's keys (docs/interfaces.md §1.3), then "end" and
 // "slot".
 func (v Voice) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(v.End) || math.IsInf(v.End, 0) {

@@ -149,7 +149,7 @@ func (m *Mixer) Frames() int64 { return m.n }
 // FadeAll fades every sounding voice out over a few milliseconds, from the
 // next block on. It is for a listener who goes where there is nothing to
 // hear mid-sound: off the data (a landblock the source lacks, where the
-// listener is nowhere and its sound fades: docs/interfaces.md, the map
+// listener is nowhere and its sound fades: docs/interfaces.md §4, the map
 // binding), or a teleport. The engine's slots stay busy until their waves
 // would have ended; the mixer's are silent.
 func (m *Mixer) FadeAll() { m.fadeReq.Add(1) }

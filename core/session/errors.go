@@ -10,13 +10,13 @@ import (
 )
 
 // Code is what kind of problem an error is, as the page's JavaScript API
-// reports it (docs/interfaces.md, JavaScript: every error is an Error with
+// reports it (docs/interfaces.md §3.4: every error is an Error with
 // a code). A page switches on it, never on the message.
 type Code string
 
-// The codes. CodeCORS, CodeWrongAPI (for the region) and CodeDisposed are
-// told apart by ambient.js itself, which sees what Go cannot (an opaque
-// answer, the other route); the rest come from Classify.
+// The codes. CodeCORS, CodeWrongAPI and CodeDisposed are told by
+// ambient.js itself, which sees what Go cannot (an opaque answer, the other
+// API's route, its own state); the rest come from Classify.
 const (
 	CodeNotFound         Code = "not-found"         // a record the source does not have (ID)
 	CodeMissingLandblock Code = "missing-landblock" // a landblock a position needs is not there (Landblock)
@@ -24,7 +24,7 @@ const (
 	CodeCORS             Code = "cors"              // the browser may not read the source's answers
 	CodeBadRecord        Code = "bad-record"        // a record failed verification or decoding (ID)
 	CodeBadPosition      Code = "bad-position"      // a POS that does not parse or is off the map
-	CodeWrongAPI         Code = "wrong-api"         // the source answers, but not these routes
+	CodeWrongAPI         Code = "wrong-api"         // the source answers, but not these routes (told by ambient.js)
 	CodeWasm             Code = "wasm"              // the module failed to load or run (any other error)
 	CodeDisposed         Code = "disposed"          // the instance was disposed
 )
@@ -38,12 +38,12 @@ type Problem struct {
 	Landblock dat.DID `json:"landblock,omitempty"` // CodeMissingLandblock: 0xXXYYFFFF
 }
 
-// Classify sorts err by what it wraps (errors.As, never its text): the
-// typed errors of world (POSError), datfetch (NotFoundError, NetworkError,
-// StatusError), dat (DecodeError) and this package (MissingError,
-// RecordError). The first that applies, in that order of precedence:
-// position, missing, network, refused, bad record; anything else is
-// CodeWasm.
+// Classify sorts err by what it wraps (errors.Is and As, never its text):
+// the typed errors of world (POSError), datfetch (NotFoundError, and its
+// classes ErrNetwork and ErrBadRecord), dat (DecodeError) and this package
+// (MissingError, RecordError, which names the record). The first that
+// applies, in that order of precedence: position, missing, network, bad
+// record; anything else is CodeWasm.
 func Classify(err error) Problem {
 	p := Problem{Code: CodeWasm}
 	if err == nil {
@@ -54,8 +54,6 @@ func Classify(err error) Problem {
 		pos *world.POSError
 		mis *MissingError
 		nf  *datfetch.NotFoundError
-		ne  *datfetch.NetworkError
-		se  *datfetch.StatusError
 		de  *dat.DecodeError
 		re  *RecordError
 	)
@@ -68,14 +66,18 @@ func Classify(err error) Problem {
 		p.Code, p.ID = CodeNotFound, dat.DID(mis.ID)
 	case errors.As(err, &nf):
 		p.Code, p.ID = CodeNotFound, dat.DID(nf.ID)
-	case errors.As(err, &ne):
+	case errors.Is(err, datfetch.ErrNotFound): // a source's own not-found, without the id
+		p.Code = CodeNotFound
+	case errors.Is(err, datfetch.ErrNetwork):
 		p.Code = CodeNetwork
-	case errors.As(err, &se):
-		p.Code = CodeWrongAPI
 	case errors.As(err, &de):
 		p.Code, p.ID = CodeBadRecord, dat.DID(de.ID)
 	case errors.As(err, &re):
+		// The record the host needed, which failed to verify (a
+		// datfetch.ErrBadRecord) or decode, or to be had at all.
 		p.Code, p.ID = CodeBadRecord, dat.DID(re.ID)
+	case errors.Is(err, datfetch.ErrBadRecord):
+		p.Code = CodeBadRecord
 	}
 	return p
 }

@@ -17,12 +17,12 @@ import (
 // engine's Land and Library. Its methods are safe for concurrent use: the
 // page's loads run in the background while the frame loop reads. It never
 // calls the engine: the chain it reads the ring's tables through is its
-// own (ambient.Chain, a value of the region).
+// own (ambient.Tables, a value of the region).
 type loader struct {
 	portal  datfetch.Source
 	cell    *datfetch.Landblocks // remembers the missing landblocks for the host's life
 	region  *dat.Region
-	chain   *ambient.Chain
+	chain   *ambient.Tables
 	onError func(error)
 
 	mu     sync.Mutex
@@ -62,7 +62,7 @@ func newLoader(portal datfetch.Source, cell *datfetch.Landblocks, region *dat.Re
 		portal: portal,
 		cell:   cell,
 		region: region,
-		chain:  ambient.NewChain(region),
+		chain:  ambient.NewTables(region),
 		blocks: map[uint32]*dat.LandBlock{},
 		cells:  map[uint32]*dat.EnvCell{},
 		tables: map[uint32]tableEntry{},

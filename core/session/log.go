@@ -11,7 +11,7 @@ const maxProblems = 64
 
 // Drained is what happened since the last Drain.
 type Drained struct {
-	Events  []ambient.Event `json:"events"` // as contracts §1.3 writes them
+	Events  []ambient.Event `json:"events"` // as docs/interfaces.md §1.3 writes them
 	Errors  []Problem       `json:"errors"`
 	Dropped int             `json:"dropped"` // events lost to the bound
 }

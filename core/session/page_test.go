@@ -271,7 +271,7 @@ func (f *failing) Get(ctx context.Context, id uint32) ([]byte, error) {
 	down := f.down
 	f.mu.Unlock()
 	if down {
-		return nil, &datfetch.NetworkError{Err: fmt.Errorf("0x%08X: connection refused", id)}
+		return nil, fmt.Errorf("0x%08X: connection refused: %w", id, datfetch.ErrNetwork)
 	}
 	return f.Source.Get(ctx, id)
 }

@@ -1,5 +1,5 @@
 // Package session is the host: the one frame loop that `trace`, `render`
-// and the page share (docs/architecture.md). It moves the listener, loads
+// and the page share (docs/architecture.md §2). It moves the listener, loads
 // from a pair of record sources what a position needs (the region once, the
 // 3×3 landblock ring, the EnvCell when indoors, every SoundTable the ring's
 // terrain names and every Wave those tables name, decoded, as retail decodes

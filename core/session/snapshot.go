@@ -9,7 +9,7 @@ import (
 )
 
 // Snapshot is the host at one instant, taken under one lock: everything
-// the page's state() shows (docs/interfaces.md, JavaScript).
+// the page's state() shows (docs/interfaces.md §3.2).
 type Snapshot struct {
 	// The engine as of its last rebuild, in the shape `gather` prints:
 	// player, outdoorish, totalSoundCount, contributingCells, and sounds —
@@ -20,7 +20,7 @@ type Snapshot struct {
 	// included.
 	HeldInstances int `json:"heldInstances"`
 	// Voices are the voices sounding at the last tick, by slot: each the
-	// play that took it (contracts §1.3's keys), its end and its slot.
+	// play that took it (docs/interfaces.md §1.3's keys), its end and its slot.
 	Voices []ambient.Voice `json:"voices"`
 	// Loading is what the host fetched and holds.
 	Loading Stats `json:"loading"`

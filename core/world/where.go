@@ -22,7 +22,7 @@ func WhereOf(p Position) Where {
 	return Where{Position: p, Outdoor: IsOutdoor(p.ObjCellID), X: X, Y: Y, NS: ns, EW: ew}
 }
 
-// MarshalJSON writes the position's keys (contracts §1.2), then "outdoor",
+// MarshalJSON writes the position's keys (docs/interfaces.md §1.2), then "outdoor",
 // "X", "Y", "ns" and "ew", every number the shortest plain decimal that
 // reads back as it (never an exponent).
 func (w Where) MarshalJSON() ([]byte, error) {
@@ -44,7 +44,7 @@ func (w Where) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// appendNumber appends v as JSON wants a number here (contracts: plain
+// appendNumber appends v as JSON wants a number here (docs/interfaces.md §0: plain
 // decimals): the shortest decimal that reads back as v, without an
 // exponent however small or large, −0 as 0; NaN and ±Inf, which JSON
 // cannot hold, as null.

@@ -1,7 +1,7 @@
 // Package scatterdat writes the synthetic retail-like cell dat that the
 // benchmarks and load tests read (datfetch's benchmarks, bench/load): a
 // fixture generator, kept out of the packages the page's wasm imports. It
-// writes the container format itself (docs/dat-format, spec §1.1–1.3),
+// writes the container format itself (docs/dat-format.md §1.1–§1.3),
 // independently of datfetch's writer, and datfetch's tests read it back.
 package scatterdat
 
