@@ -45,7 +45,14 @@ type Landblocks struct {
 	listed  bool
 	present blockBits
 	absent  blockBits
-	asking  map[uint32]chan struct{} // landblocks being fetched now, closed when answered
+	asking  map[uint32]*asking // landblocks being fetched now
+}
+
+// asking is one fetch of a landblock that other callers wait for.
+type asking struct {
+	done chan struct{} // closed once b and err are set
+	b    []byte
+	err  error
 }
 
 // blockBits is one bit per landblock (bx, by), at bx·255 + by.
@@ -56,7 +63,7 @@ func (b *blockBits) set(i int)      { b[i>>6] |= 1 << (i & 63) }
 
 // NewLandblocks wraps the cell source src.
 func NewLandblocks(src Source) *Landblocks {
-	return &Landblocks{src: src, asking: map[uint32]chan struct{}{}}
+	return &Landblocks{src: src, asking: map[uint32]*asking{}}
 }
 
 // blockIndex is the bit of a landblock record id, or −1 for any other id.
@@ -70,7 +77,8 @@ func blockIndex(id uint32) int {
 
 // Get is the source's Get, except that a landblock known to be absent is
 // ErrNotFound at once, and a landblock already being asked for waits for
-// that answer rather than asking again.
+// that answer and shares it (asking again only if that caller's context
+// ended first).
 func (l *Landblocks) Get(ctx context.Context, id uint32) ([]byte, error) {
 	i := blockIndex(id)
 	if i < 0 {
@@ -82,32 +90,39 @@ func (l *Landblocks) Get(ctx context.Context, id uint32) ([]byte, error) {
 			l.mu.Unlock()
 			return nil, NotFound(id)
 		}
-		if ch := l.asking[id]; ch != nil {
+		if a := l.asking[id]; a != nil {
 			l.mu.Unlock()
 			select {
-			case <-ch:
-				continue // answered: absent now, or present (and in the source's cache)
+			case <-a.done:
+				if isContextEnd(a.err) && ctx.Err() == nil {
+					continue // its caller gave up, not the source: ask again
+				}
+				return a.b, a.err
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
 		}
-		ch := make(chan struct{})
-		l.asking[id] = ch
+		a := &asking{done: make(chan struct{})}
+		l.asking[id] = a
 		l.mu.Unlock()
 
-		b, err := l.src.Get(ctx, id)
+		a.b, a.err = l.src.Get(ctx, id)
 		l.mu.Lock()
 		switch {
-		case err == nil:
+		case a.err == nil:
 			l.present.set(i)
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(a.err, ErrNotFound):
 			l.absent.set(i)
 		}
 		delete(l.asking, id)
-		close(ch)
+		close(a.done)
 		l.mu.Unlock()
-		return b, err
+		return a.b, a.err
 	}
+}
+
+func isContextEnd(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // SetListing takes the ids of the landblock records the source holds (other

@@ -3,9 +3,11 @@ package datfetch
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"errors"
 	"sync"
 	"testing"
+	"testing/synctest"
 )
 
 // countingSource counts the Gets that reach it, per id.
@@ -115,4 +117,46 @@ func TestLandblocksListingSparesRequests(t *testing.T) {
 	if _, err := l.Get(context.Background(), b); err != nil || src.count(b) != 1 {
 		t.Errorf("listed: %v, asked %d times", err, src.count(b))
 	}
+}
+
+// failingSource fails its Gets with a network error, announcing each.
+type failingSource struct {
+	asked chan uint32
+	gate  chan struct{}
+}
+
+func (f *failingSource) Get(ctx context.Context, id uint32) ([]byte, error) {
+	f.asked <- id
+	<-f.gate
+	return nil, fmt.Errorf("0x%08X: connection refused: %w", id, ErrNetwork)
+}
+
+// Callers that wait on a landblock being asked for share its answer, a
+// network failure too: the source is asked once, and nobody waits twice
+// as long for it; the block stays unknown, to be asked again later.
+func TestLandblocksShareAFailure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		src := &failingSource{asked: make(chan uint32, 8), gate: make(chan struct{})}
+		l := NewLandblocks(src)
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Add(1)
+			go func() { defer wg.Done(); _, errs[i] = l.Get(context.Background(), 0xA9B4FFFF) }()
+		}
+		synctest.Wait() // one asking, three waiting for its answer
+		close(src.gate)
+		wg.Wait()
+		for i, err := range errs {
+			if !errors.Is(err, ErrNetwork) {
+				t.Errorf("Get %d: %v; want the network failure", i, err)
+			}
+		}
+		if n := len(src.asked); n != 1 {
+			t.Errorf("the source was asked %d times, want once", n)
+		}
+		if p := l.Presence(0xA9, 0xB4); p != Unknown {
+			t.Errorf("after a network failure the block is %v, want unknown", p)
+		}
+	})
 }
