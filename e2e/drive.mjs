@@ -103,9 +103,12 @@ try {
   await page.keyboard.up("ArrowRight");
   await page.click('#landmarks button[data-name="forest"]');
   await waitFor(() => window.__errors.length > 0, null, 20000).catch(() => {});
-  await page.evaluate(() => window.probe.reset());
+  // The voices sounding when the error comes (the host's own count: what
+  // it had loaded plays on), then a second of what is heard.
+  const voicesAtError = await page.evaluate(() => { window.probe.reset(); return window.ambient.state().voices.length; });
   await T(1000);
   out.steps.down = await page.evaluate(() => ({ errors: window.__errors.slice(0, 3), audio: window.probe.summary(), state: live(window.ambient.state()) }));
+  out.steps.down.voicesAtError = voicesAtError;
   await ctl("up");
   // Recovery: the page goes on loading once the server is back.
   await page.click('#landmarks button[data-name="forest"]');
