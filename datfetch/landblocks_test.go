@@ -3,8 +3,8 @@ package datfetch
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"testing/synctest"
