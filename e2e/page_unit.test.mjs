@@ -146,9 +146,9 @@ test("source: normSource and sourceName", () => {
 const coded = (code, more = {}) => Object.assign(new Error(`some ${code} text`), { code }, more);
 const acdat = { server: "https://dats.example", api: "acdatservice" };
 const ours = { server: "http://127.0.0.1:9999", api: "ours" };
-const page = (protocol = "http:", probe = async () => { throw new Error("probed"); }) => ({ origin: protocol + "//page.example", protocol, probe });
+const page = (protocol = "http:") => ({ origin: protocol + "//page.example", protocol });
 
-test("source: load failures by code", async () => {
+test("source: load failures by code", () => {
   const cases = [
     [coded("network"), ours, page(), "127.0.0.1:9999 is unreachable: no answer from http://127.0.0.1:9999. Check the address, and that the server is up."],
     [coded("network"), ours, page("https:"), "127.0.0.1:9999 is unreachable from here: an https page may not read an http source (mixed content). Use its https address."],
@@ -159,17 +159,7 @@ test("source: load failures by code", async () => {
     [coded("not-found", { id: 0x0A000121 }), acdat, page(), "Could not load from dats.example: some not-found text"],
     [coded("wasm"), { server: "", api: "ours" }, page(), "Could not load from this server: some wasm text"],
   ];
-  for (const [err, src, where, want] of cases) assert.equal(await loadFailure(err, src, where), want, err.code);
-});
-
-// FALLBACK: errors without a code, as ambient.js makes them until branch
-// joints is merged. Remove with the fallback in source.js.
-test("source: load failures without a code (fallback)", async () => {
-  const failed = new TypeError("Failed to fetch");
-  assert.match(await loadFailure(failed, acdat, page("http:", async () => true)), /^dats\.example answers, but without CORS headers/);
-  assert.match(await loadFailure(failed, acdat, page("http:", async () => false)), /^dats\.example is unreachable: no answer from https:\/\/dats\.example\./);
-  assert.match(await loadFailure(failed, { server: "", api: "ours" }, page()), /^this server is unreachable: no answer from http:\/\/page\.example\./); // same origin: no probe
-  assert.match(await loadFailure(new Error("portal 0x13000000: not found (404)"), ours, page()), /has no region record 0x13000000 \(404\)/);
+  for (const [err, src, where, want] of cases) assert.equal(loadFailure(err, src, where), want, err.code);
 });
 
 test("source: a move without its landblock is a source without cell records", () => {
@@ -180,7 +170,7 @@ test("source: a move without its landblock is a source without cell records", ()
     [coded("not-found", { id: 0x0A000121 }), null],
     [coded("bad-position"), null],
     [coded("network", { message: "landblock 0xA9B5FFFF is missing" }), null], // a code is never second-guessed from the text
-    [new Error("session: landblock 0xA9B5FFFF is missing"), "0xA9B5FFFF"], // FALLBACK: no code
+    [new Error("session: landblock 0xA9B5FFFF is missing"), null], // no code: not read from the text
   ]) assert.equal(missingLandblock(err), want, err.code + " " + err.message);
   assert.equal(moveFailure(coded("missing-landblock", { landblock: 0xA9B4FFFF }), acdat),
     "dats.example has the region but no cell records: landblock 0xA9B4FFFF is not there (404), so there is no land to hear. " +

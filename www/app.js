@@ -119,7 +119,7 @@ async function startPage() {
     } catch (e) {
       if (my !== generation) return;
       console.warn(e);
-      return fail(await source.explain(e, src));
+      return fail(source.explain(e, src));
     }
     if (my !== generation) { a.dispose(); return; }
     amb = a;

@@ -118,7 +118,7 @@ export class Panel {
     }));
     const live = st.sounds.filter((s) => s.soundCount > 0).length;
     setText($("instSummary"), st.outdoorish
-      ? `${live} live of ${st.sounds.length} · ${st.contributingCells} cells · total ${fmt(st.totalSoundCount, 3)}`
+      ? `${live} live of ${st.heldInstances} · ${st.contributingCells} cells · total ${fmt(st.totalSoundCount, 3)}`
       : "indoors: this cell sees no outside");
 
     const vs = st.voices.slice().sort((a, b) => b.gain - a.gain);

@@ -11,8 +11,6 @@ export interface Source {
 export interface PageSite {
   origin: string;
   protocol: string;
-  /** Whether a no-cors request to url gets an answer (used for errors without a code only). */
-  probe: (url: string) => Promise<boolean>;
 }
 
 export function normSource(s: { server?: string | null; api?: string | null } | null): Source;
@@ -21,7 +19,7 @@ export function noCells(src: Source, landblock: string): string;
 /** The LandBlock id ("0xA9B5FFFF") a failed move lacked, or null. */
 export function missingLandblock(err: unknown): string | null;
 export function moveFailure(err: unknown, src: Source): string;
-export function loadFailure(err: unknown, src: Source, page: PageSite): Promise<string>;
+export function loadFailure(err: unknown, src: Source, page: PageSite): string;
 
 export class SourcePicker {
   constructor(on: { onChoose: (src: Source) => void });
@@ -31,5 +29,5 @@ export class SourcePicker {
   connected(src: Source, info: Info): void;
   failed(msg: string): void;
   say(msg: string): void;
-  explain(err: unknown, src: Source): Promise<string>;
+  explain(err: unknown, src: Source): string;
 }

@@ -46,12 +46,6 @@ export function missingLandblock(err) {
     const n = parseId(code === "not-found" ? err.id : err.landblock);
     return hexId(landblockId(n >>> 24, (n >>> 16) & 0xff));
   }
-  // FALLBACK until ambient.js's errors carry codes (branch joints): the
-  // text core/session/loader.go writes. Remove once joints is merged.
-  if (code === undefined) {
-    const m = String((err && err.message) || err).match(/landblock (0x[0-9A-F]{8}) is missing/);
-    if (m) return m[1];
-  }
   return null;
 }
 
@@ -63,15 +57,12 @@ export function moveFailure(err, src) {
 
 /**
  * loadFailure puts a rejection of AmbientAudio.load in plain words. page is
- * where the page runs ({origin, protocol} of its location) and, for errors
- * without a code only, probe(url): whether a no-cors request gets an answer.
+ * where the page runs: the {origin, protocol} of its location.
  */
-export async function loadFailure(err, src, page) {
+export function loadFailure(err, src, page) {
   const name = sourceName(src);
   const where = src.server || page.origin;
-  const code = err && err.code;
-  if (code === undefined) return legacyLoadFailure(err, src, page); // FALLBACK: see there
-  switch (code) {
+  switch (err && err.code) {
     case "network":
       return mixedContent(src, page) ? mixedWords(name) : unreachableWords(name, where);
     case "cors":
@@ -84,26 +75,7 @@ export async function loadFailure(err, src, page) {
     case "missing-landblock":
       return moveFailure(err, src);
   }
-  return `Could not load from ${name}: ${err.message}`;
-}
-
-// FALLBACK until ambient.js's errors carry codes (branch joints): the
-// classification by message and the no-cors probe the page did before.
-// Remove once joints is merged. A fetch that fails with no response is a
-// TypeError whatever the cause; a no-cors request tells an unreachable
-// server (it fails too) from one whose answers the browser withholds for
-// want of CORS headers (it gets an opaque answer).
-async function legacyLoadFailure(err, src, page) {
-  const m = String((err && err.message) || err);
-  const where = src.server || page.origin;
-  const name = sourceName(src);
-  if (/Failed to fetch|NetworkError|Load failed|fetch failed/i.test(m)) {
-    if (mixedContent(src, page)) return mixedWords(name);
-    if (new URL(where, page.origin).origin !== page.origin && await page.probe(where + "/")) return corsWords(name);
-    return unreachableWords(name, where);
-  }
-  if (/not found|404/i.test(m) && m.includes(hexId(REGION))) return wrongAPIWords(src);
-  return `Could not load from ${name}: ${m}`;
+  return `Could not load from ${name}: ${(err && err.message) || err}`;
 }
 
 function mixedContent(src, page) {
@@ -190,10 +162,7 @@ export class SourcePicker {
 
   /** loadFailure for this page. */
   explain(err, src) {
-    return loadFailure(err, src, {
-      origin: location.origin, protocol: location.protocol,
-      probe: (url) => fetch(url, { mode: "no-cors", cache: "no-store" }).then(() => true, () => false),
-    });
+    return loadFailure(err, src, { origin: location.origin, protocol: location.protocol });
   }
 
   #sync() {
