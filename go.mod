@@ -12,5 +12,6 @@ require (
 require (
 	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/ebitengine/purego v0.4.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sys v0.7.0 // indirect
 )
