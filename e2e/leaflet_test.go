@@ -109,7 +109,6 @@ var lfSpots = func() []lfSpot {
 // www plus extra files.
 func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 	t.Helper()
-	need(t)
 	www, w := site(t) // www with a fresh ambient.wasm, and the demo world
 	return lfServersWith(t, www, server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
@@ -137,10 +136,10 @@ func lfServersWith(t *testing.T, www string, soundServer http.Handler, extra map
 	return dat.URL, page.URL
 }
 
-// lfOpen launches Chromium with the CDN answered from npm's Leaflet and the
-// audio probe installed before any page script.
-func lfOpen(t *testing.T, initScripts ...string) *lfBrowser {
-	b := lfLaunch(t, false)
+// lfOpen launches the browser with the CDN answered from npm's Leaflet and
+// the audio probe installed before any page script.
+func lfOpen(t *testing.T, spec browserSpec, initScripts ...string) *lfBrowser {
+	b := lfLaunch(t, spec)
 	b.do("route", "prefix", "https://unpkg.com/leaflet@1.9.4/", "dir", filepath.Join(lfModules(t), "leaflet"))
 	b.do("initScript", "source", lfProbe)
 	for _, s := range initScripts {
@@ -153,9 +152,11 @@ func lfOpen(t *testing.T, initScripts ...string) *lfBrowser {
 // another; hovering the river and the desert puts the listener in the cell
 // the map position implies, with gather's instances, and sound reaches the
 // destination; after unbind the cursor no longer moves the listener.
-func TestLeafletExample(t *testing.T) {
+func TestLeafletExample(t *testing.T) { forEngines(t, leafletEngines, leafletExample) }
+
+func leafletExample(t *testing.T, spec browserSpec) {
 	datURL, pageURL := lfServers(t, nil)
-	b := lfOpen(t)
+	b := lfOpen(t, spec)
 	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
 	b.waitFor(`window.ambient && window.map && window.unbind`, 60*time.Second)
 	lfRecordSends(b, "window.ambient")
@@ -172,7 +173,10 @@ func TestLeafletExample(t *testing.T) {
 // tree on a plain static file host that sends the one header the README
 // asks of it, Access-Control-Allow-Origin.
 func TestLeafletExampleStaticExport(t *testing.T) {
-	need(t)
+	forEngines(t, leafletEngines, leafletExampleStaticExport)
+}
+
+func leafletExampleStaticExport(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	out := t.TempDir()
 	if _, err := server.Export(context.Background(), server.ExportOptions{
@@ -186,7 +190,7 @@ func TestLeafletExampleStaticExport(t *testing.T) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		files.ServeHTTP(w, r)
 	}), nil)
-	b := lfOpen(t)
+	b := lfOpen(t, spec)
 	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
 	b.waitFor(`window.ambient && window.map && window.unbind`, 60*time.Second)
 	lfRecordSends(b, "window.ambient")
@@ -211,14 +215,16 @@ const lfPlainPage = `<!doctype html>
 
 // TestLeafletUserscript: the same on a plain Leaflet page with the userscript
 // injected at document-start, as a userscript manager does.
-func TestLeafletUserscript(t *testing.T) {
+func TestLeafletUserscript(t *testing.T) { forEngines(t, leafletEngines, leafletUserscript) }
+
+func leafletUserscript(t *testing.T, spec browserSpec) {
 	datURL, pageURL := lfServers(t, map[string]string{"plain.html": lfPlainPage})
 	us, err := os.ReadFile(filepath.Join(lfWWW, "ambient.user.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := fmt.Sprintf("window.acAmbientConfig = { server: %q };", datURL)
-	b := lfOpen(t, cfg, string(us))
+	b := lfOpen(t, spec, cfg, string(us))
 	b.do("goto", "url", pageURL+"/extra/plain.html")
 	b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
 	// The hook bound the page's own map, and window.L is Leaflet again.
@@ -570,9 +576,11 @@ func lfCopy(t *testing.T, src, dst string) {
 // puts the marker and the listener there; the overlay draws the engine's
 // 3×3 ring, its contributing cells and the listener's cell), a fast sweep
 // of the cursor in cursor mode (sends throttled), and follow=center.
-func TestLeafletModes(t *testing.T) {
+func TestLeafletModes(t *testing.T) { forEngines(t, leafletEngines, leafletModes) }
+
+func leafletModes(t *testing.T, spec browserSpec) {
 	datURL, pageURL := lfServers(t, nil)
-	b := lfOpen(t)
+	b := lfOpen(t, spec)
 	b.do("goto", "url", pageURL+"/embed-example.html?follow=click&overlay&server="+datURL)
 	b.waitFor(`window.ambient && window.map`, 60*time.Second)
 	s := lfSpots[0]

@@ -36,7 +36,6 @@ type srcSetup struct {
 
 func srcServers(t *testing.T) *srcSetup {
 	t.Helper()
-	need(t)
 	www, w := site(t)
 	s := &srcSetup{}
 	own := server.New(server.Options{
@@ -81,8 +80,10 @@ func (s *srcSetup) compressedHits() int {
 	return n
 }
 
+// srcOpen opens Chromium with the probe: the source control is the page's
+// own logic, the same in every engine.
 func srcOpen(t *testing.T) *lfBrowser {
-	b := lfLaunch(t, false)
+	b := lfLaunch(t, needBrowser(t, "chromium"))
 	b.do("initScript", "source", lfProbe)
 	return b
 }
