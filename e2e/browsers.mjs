@@ -52,13 +52,19 @@ export async function open(spec = JSON.parse(process.env.ACAMBIENT_E2E_BROWSER ?
 
 // withHelpers adds what is the same over every engine.
 function withHelpers(page) {
-  const expr = (fn, arg) => (typeof fn === "function" ? `(${fn.toString()})(${JSON.stringify(arg ?? null)})` : `(${fn})`);
+  // A string is evaluated as a script (its last statement's value), as
+  // playwright's evaluate does.
+  const expr = (fn, arg) => (typeof fn === "function" ? `(${fn.toString()})(${JSON.stringify(arg ?? null)})`
+    : `(0, eval)(${JSON.stringify(fn)})`);
   const evaluate = page.evaluate;
   page.eval = async (fn, arg) => (await evaluate(expr(fn, arg))) ?? null;
   page.waitFor = async (fn, arg, { timeout = 30000, polling = 50 } = {}) => {
     const end = Date.now() + timeout;
+    // A string condition is tested for truth in the page: its value may be
+    // one JSON cannot carry back (a function, an element).
+    const cond = typeof fn === "function" ? fn : `!!((0, eval)(${JSON.stringify(fn)}))`;
     for (;;) {
-      const v = await page.eval(fn, arg);
+      const v = await evaluate(expr(cond, arg));
       if (v) return v;
       if (Date.now() > end) {
         const what = (typeof fn === "function" ? fn.toString() : fn).replace(/\s+/g, " ").slice(0, 160);
