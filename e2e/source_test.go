@@ -90,7 +90,7 @@ func srcOpen(t *testing.T) *lfBrowser {
 
 // srcLandmark jumps to a demo landmark with the page's button and checks the
 // page's audible instances against gather's there, and sound at the
-// destination.
+// destination from this spot's voices.
 func srcLandmark(t *testing.T, b *lfBrowser, name string) {
 	t.Helper()
 	var l demo.Landmark
@@ -99,6 +99,7 @@ func srcLandmark(t *testing.T, b *lfBrowser, name string) {
 			l = x
 		}
 	}
+	lfWatchRebuilds(b, "window.ambient")
 	lfClickElement(b, fmt.Sprintf(`#landmarks button[data-name=%q]`, name))
 	// gather at the listener the page reports (the button's position, in
 	// the centimetres the page's links carry).
@@ -125,7 +126,7 @@ func srcLandmark(t *testing.T, b *lfBrowser, name string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	b.waitFor(srcRMS+` > 1e-4`, 15*time.Second)
+	lfSoundsHere(t, b, "window.ambient", l.ObjCellID, srcRMS)
 	var rms float64
 	b.eval(&rms, srcRMS)
 	t.Logf("%s: %d audible instances equal gather's; RMS %.4f at the destination", name, len(lfAudible(st.Summary()).Sounds), rms)
