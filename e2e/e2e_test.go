@@ -260,6 +260,9 @@ func (r *result) decode(out []byte) error {
 	if err := json.Unmarshal(out, r); err != nil {
 		return err
 	}
+	if r.Error != "" {
+		return nil // a scenario that ended early: its error says why
+	}
 	if err := json.Unmarshal(r.Steps.RiverRaw, &r.Steps.River); err != nil {
 		return fmt.Errorf("river: %w", err)
 	}
