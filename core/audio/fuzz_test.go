@@ -11,7 +11,7 @@ import (
 // FuzzDecode feeds arbitrary header and data bytes through Decode: it must
 // return an error or PCM whose samples fill whole frames and lie in [-1, 1],
 // and never panic. Seeds: every codec's valid input, including the demo's
-// MP3 asset.
+// MP3 asset and lame streams of other MPEG versions.
 func FuzzDecode(f *testing.F) {
 	f.Add(header(1, 1, 22050, 1, 8), []byte{0x80, 0xFF, 0})
 	f.Add(header(1, 2, 44100, 4, 16), le16(1, -1, 300, -300))
@@ -27,6 +27,11 @@ func FuzzDecode(f *testing.F) {
 	}
 	if b, err := os.ReadFile(mp3Asset); err == nil {
 		f.Add(header(0x55, 1, 22050, 1, 0, make([]byte, 12)...), b[:min(len(b), 2000)])
+	}
+	for _, name := range []string{"stereo44k", "mono11k"} { // MPEG-1 joint stereo; MPEG-2.5, refused
+		if b, err := os.ReadFile(filepath.Join("testdata", "mp3", name+".mp3")); err == nil {
+			f.Add(mp3Format(2, 44100, 128, 0), b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, h, d []byte) {
 		p, err := Decode(&dat.Wave{ID: 0x0A000001, Header: h, Data: d})

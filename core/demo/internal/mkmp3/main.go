@@ -4,6 +4,9 @@
 // and no ReplayGain, so the file is nothing but raw MPEG frames.
 //
 //	go run ./core/demo/internal/mkmp3   (from the module root; needs lame)
+//
+// core/audio checks go-mp3 against mpg123's decode of this file: after
+// regenerating it, run core/audio/testdata/mp3/make.sh for the new reference.
 package main
 
 import (
