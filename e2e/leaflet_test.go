@@ -340,6 +340,17 @@ func lfHoverAndCheck(t *testing.T, b *lfBrowser, amb string, s lfSpot) {
 	px := lfPoint(b, s)
 	n := lfSent(b)
 	b.do("move", "x", px.X-30, "y", px.Y-30)
+	// Let the approach's move land before the last one. Two setPlayer calls
+	// whose landblock is still loading can be applied in either order (the
+	// listener then stays in the earlier cell: seen in Firefox, a fault of
+	// the module's, not the binding's, reported apart); the binding is
+	// tested here.
+	b.waitFor(fmt.Sprintf(`(() => { const a = %s, s = a.state(), p = window.sent[window.sent.length - 1];
+		if (window.sent.length <= %d) return true;
+		if (s.loading.pending !== 0) return false;
+		const gx = Math.floor((p.ew * 10 + 1019.5)), gy = Math.floor((p.ns * 10 + 1019.5));
+		const id = ((gx >> 3) << 24 | (gy >> 3) << 16 | (8 * (gx & 7) + (gy & 7) + 1)) >>> 0;
+		return parseInt(s.player.objcellId, 16) === id; })()`, amb, n), 30*time.Second)
 	start := time.Now()
 	b.do("move", "x", px.X, "y", px.Y, "steps", 5)
 	lfWaitCell(b, amb, s.cell)
@@ -668,6 +679,9 @@ func leafletModes(t *testing.T, spec browserSpec) {
 	} else if last := sw.Sends[n-1]; lfCellOfMap(last.NS, last.EW) != sw.Cells[len(sw.Cells)-1] {
 		t.Errorf("sweep: the last send is in %s; the mouse stopped in %s", lfCellOfMap(last.NS, last.EW), sw.Cells[len(sw.Cells)-1])
 	}
+	// The last send, passed on after the sweep, loads its ring: let it end
+	// before the next page (leaving would abort its fetches).
+	b.waitFor(`ambient.state().loading.pending === 0 && ambient.state().player.objcellId === `+lfJS(sw.Cells[len(sw.Cells)-1]), 30*time.Second)
 	lfNoErrors(t, b)
 
 	// follow=center: the listener is at the map's centre, moved with it.
@@ -763,8 +777,14 @@ func lfPoint(b *lfBrowser, s lfSpot) (px struct{ X, Y float64 }) {
 // lfWaitCell waits until amb's listener is in cell.
 func lfWaitCell(b *lfBrowser, amb string, cell uint32) {
 	b.t.Helper()
-	b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
-		return id !== undefined && (typeof id === "number" ? "0x" + (id >>> 0).toString(16).toUpperCase().padStart(8, "0") : String(id).toUpperCase().replace("0X", "0x")) === %q; })()`, amb, fmt.Sprintf("0x%08X", cell)), 30*time.Second)
+	err := b.call(nil, lfCmd("waitFor", []any{"expr", fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
+		return id !== undefined && (typeof id === "number" ? "0x" + (id >>> 0).toString(16).toUpperCase().padStart(8, "0") : String(id).toUpperCase().replace("0X", "0x")) === %q; })()`, amb, fmt.Sprintf("0x%08X", cell)),
+		"timeoutMs", 30000}))
+	if err != nil {
+		var at string
+		b.call(&at, lfCmd("eval", []any{"expr", `JSON.stringify({ sent: (window.sent || []).slice(-3), player: ` + amb + `.state().player, loading: ` + amb + `.state().loading })`}))
+		b.t.Fatalf("the listener did not reach 0x%08X: %v\nsent last, player, loading: %s\npage log:\n%s", cell, err, at, strings.Join(b.logs(), "\n"))
+	}
 }
 
 func lfCount(b *lfBrowser, sel string) int {
