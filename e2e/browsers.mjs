@@ -9,7 +9,7 @@
 //
 // The browser is described by the ACAMBIENT_E2E_BROWSER environment variable,
 // a JSON object the Go side (engines_test.go) fills:
-//   {engine, executable, modules, webdriver, autoplay}
+//   {engine, executable, modules, webdriver}
 // where modules is the node_modules folder holding the engine's npm driver.
 //
 // The page API:
@@ -91,31 +91,16 @@ function withHelpers(page) {
 
 async function openChromium(spec, viewport) {
   const { chromium } = createRequire(path.join(spec.modules, "x.js"))("playwright-core");
-  // browser-testing.md §6: no network beyond 127.0.0.1 (the CDN is answered by route).
+  // browser-testing.md §6: no network beyond 127.0.0.1 (the CDN is answered by
+  // route). No autoplay flag: the tests start audio with a trusted click.
   const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
-  if (spec.autoplay) args.push("--autoplay-policy=no-user-gesture-required");
   const browser = await chromium.launch({ executablePath: spec.executable, headless: true, args });
   const p = await browser.newPage({ viewport });
-  const logs = [];
-  p.on("console", (m) => {
-    const type = m.type() === "warn" ? "warning" : m.type();
-    logs.push({ type, text: m.text(), url: m.location().url || "" });
-  });
-  p.on("pageerror", (e) => logs.push({ type: "pageerror", text: String(e.message), url: "" }));
-  p.on("response", (r) => { if (r.status() >= 400) logs.push({ type: "http", text: `${r.status()} ${r.url()}`, url: r.url() }); });
-  p.on("requestfailed", (r) => logs.push({ type: "requestfailed", text: `${r.url()} ${r.failure()?.errorText}`, url: r.url() }));
   return {
     info: { engine: "chromium", version: browser.version(), earlyInit: true, evalIsGesture: false, route: true },
     initScript: (src) => p.addInitScript(src),
-    goto: async (url) => { await p.goto(url); },
-    evaluate: (e) => p.evaluate(e),
-    click: (x, y) => p.mouse.click(x, y),
-    move: (x, y, steps = 1) => p.mouse.move(x, y, { steps }),
-    keyDown: (k) => p.keyboard.down(k),
-    keyUp: (k) => p.keyboard.up(k),
-    press: (k) => p.keyboard.press(k),
-    logs: () => logs.splice(0),
+    ...sharedPage(p, browser),
     route: (prefix, dir) => p.route((u) => u.href.startsWith(prefix), async (r) => {
       const file = localFile(prefix, r.request().url(), dir);
       try {
@@ -124,8 +109,6 @@ async function openChromium(spec, viewport) {
         await r.fulfill({ status: 404, body: "not found" });
       }
     }),
-    screenshot: (file) => p.screenshot({ path: file }),
-    close: () => browser.close(),
   };
 }
 
@@ -143,18 +126,9 @@ async function openFirefox(spec, viewport) {
     "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": 9, "network.proxy.no_proxies_on": "127.0.0.1,localhost",
     "network.dns.disablePrefetch": true, "network.prefetch-next": false,
   };
-  if (spec.autoplay) prefs["media.autoplay.default"] = 0;
   const browser = await puppeteer.launch({ browser: "firefox", executablePath: spec.executable, headless: true, extraPrefsFirefox: prefs });
   const p = await browser.newPage();
   await p.setViewport(viewport);
-  const logs = [];
-  p.on("console", (m) => {
-    const type = m.type() === "warn" ? "warning" : m.type();
-    logs.push({ type, text: m.text(), url: m.location()?.url || "" });
-  });
-  p.on("pageerror", (e) => logs.push({ type: "pageerror", text: String(e.message ?? e), url: "" }));
-  p.on("response", (r) => { if (r.status() >= 400) logs.push({ type: "http", text: `${r.status()} ${r.url()}`, url: r.url() }); });
-  p.on("requestfailed", (r) => logs.push({ type: "requestfailed", text: `${r.url()} ${r.failure()?.errorText}`, url: r.url() }));
   const routes = [];
   let intercepting = false;
   return {
@@ -163,14 +137,7 @@ async function openFirefox(spec, viewport) {
     // check (browser-testing.md §8).
     info: { engine: "firefox", version: await browser.version(), earlyInit: true, evalIsGesture: true, route: true },
     initScript: (src) => p.evaluateOnNewDocument(src),
-    goto: async (url) => { await p.goto(url); },
-    evaluate: (e) => p.evaluate(e),
-    click: (x, y) => p.mouse.click(x, y),
-    move: (x, y, steps = 1) => p.mouse.move(x, y, { steps }),
-    keyDown: (k) => p.keyboard.down(k),
-    keyUp: (k) => p.keyboard.up(k),
-    press: (k) => p.keyboard.press(k),
-    logs: () => logs.splice(0),
+    ...sharedPage(p, browser),
     route: async (prefix, dir) => {
       routes.push({ prefix, dir });
       if (intercepting) return;
@@ -187,6 +154,29 @@ async function openFirefox(spec, viewport) {
         }
       });
     },
+  };
+}
+
+// sharedPage is what playwright's and puppeteer's pages do alike: their
+// log events, navigation, evaluation and input have the same shape.
+function sharedPage(p, browser) {
+  const logs = [];
+  p.on("console", (m) => {
+    const type = m.type() === "warn" ? "warning" : m.type();
+    logs.push({ type, text: m.text(), url: m.location()?.url || "" });
+  });
+  p.on("pageerror", (e) => logs.push({ type: "pageerror", text: String(e.message ?? e), url: "" }));
+  p.on("response", (r) => { if (r.status() >= 400) logs.push({ type: "http", text: `${r.status()} ${r.url()}`, url: r.url() }); });
+  p.on("requestfailed", (r) => logs.push({ type: "requestfailed", text: `${r.url()} ${r.failure()?.errorText}`, url: r.url() }));
+  return {
+    goto: async (url) => { await p.goto(url); },
+    evaluate: (e) => p.evaluate(e),
+    click: (x, y) => p.mouse.click(x, y),
+    move: (x, y, steps = 1) => p.mouse.move(x, y, { steps }),
+    keyDown: (k) => p.keyboard.down(k),
+    keyUp: (k) => p.keyboard.up(k),
+    press: (k) => p.keyboard.press(k),
+    logs: () => logs.splice(0),
     screenshot: (file) => p.screenshot({ path: file }),
     close: () => browser.close(),
   };
