@@ -119,10 +119,12 @@ try {
   await page.keyUp("ArrowRight");
   await page.clickOn('#landmarks button[data-name="forest"]');
   const gotError = await holds(() => window.__errors.length > 0, null, 30000);
-  await page.eval(() => window.probe.reset());
+  // The voices sounding when the error comes (the host's own count: what
+  // it had loaded plays on), then a second of what is heard.
+  const voicesAtError = await page.eval(() => { window.probe.reset(); return window.ambient.state().voices.length; });
   await frames(RATE);
   out.steps.down = await page.eval(() => ({ errors: window.__errors.slice(0, 3), audio: window.probe.summary(), state: live(window.ambient.state()) }));
-  out.steps.down.gotError = gotError;
+  Object.assign(out.steps.down, { gotError, voicesAtError });
   await ctl("up");
   // Recovery: the page goes on loading once the server is back.
   await page.clickOn('#landmarks button[data-name="forest"]');
@@ -145,6 +147,18 @@ try {
   await page.eval(() => window.probe.reset());
   out.steps.restarted.heard = await holds(() => window.probe.stats && window.probe.stats.frames >= 72000, null, 30000);
   out.steps.restarted.audio = await page.eval(() => window.probe.summary());
+
+  // The world's corners: the snowfield landmark (north-west) and the
+  // south-east corner block. Their rings reach past the demo's land; the
+  // page knows from the landblock listing that those blocks are not there.
+  await page.clickOn('#landmarks button[data-name="snowfield"]');
+  await settled("0xA4BA0031");
+  await gotoPos("0xAFAF0001/4,4,20");
+  await settled("0xAFAF0001");
+  out.steps.corners = await page.eval(() => ({
+    outside: window.ambient.landblock(0xA3, 0xBB), inside: window.ambient.landblock(0xA4, 0xBA),
+    unknown: window.ambient.landblock(0x10, 0x10),
+  }));
 
   if (mode === "dropouts") {
     await page.clickOn('#landmarks button[data-name="river"]');
@@ -270,7 +284,7 @@ function probeSource() {
   window.__errors = [];
   window.__rebuilds = [];
   window.live = (s) => ({ objcellId: s.where.objcellId, outdoorish: s.outdoorish, total: s.totalSoundCount, cells: s.contributingCells,
-    sounds: s.sounds.filter((x) => x.soundCount > 0), voices: s.voices.length, loading: s.loading });
+    sounds: s.sounds, held: s.heldInstances, voices: s.voices.length, loading: s.loading });
   // same compares two JSON values exactly, whatever their key order.
   const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
     ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v);
