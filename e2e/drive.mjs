@@ -57,12 +57,13 @@ try {
   // One click on the overlay starts the audio.
   await page.clickOn("#overlay");
   await waitFor(() => window.probe.t.firstAudio !== undefined, null, 20000);
+  const overlayGone = await holds(() => document.getElementById("overlay").classList.contains("hidden"), null, 10000);
   out.steps.start = await page.eval(() => ({
     clickToSound: window.probe.t.firstAudio - window.probe.t.click,
     ctxCreatedAfterClick: window.probe.t.ctxCreated - window.probe.t.click,
     state: window.probe.ctx.state, rate: window.probe.ctx.sampleRate,
-    overlayHidden: document.getElementById("overlay").classList.contains("hidden"),
   }));
+  out.steps.start.overlayHidden = overlayGone;
   out.steps.firstSound = await page.eval(() => window.probe.loadingAt.firstAudio);
 
   out.steps.river = await listen("0xA9B5002D", expected.river, 5);
@@ -143,7 +144,8 @@ try {
   const clockRan = suspended && await clockAdvance(1).then(() => true, () => false);
   out.steps.stopped = await page.eval(() => ({ audio: window.probe.summary(), state: window.ambient.state().audio, running: window.ambient.running }));
   Object.assign(out.steps.stopped, { suspended, clockRan });
-  out.steps.restarted = await page.eval(() => window.ambient.start());
+  out.steps.restarted = { answer: await page.eval(() => window.ambient.start()) };
+  out.steps.restarted.running = await holds(() => window.ambient.state().audio === "running", null, 20000);
   await page.eval(() => window.probe.reset());
   out.steps.restarted.heard = await holds(() => window.probe.stats && window.probe.stats.frames >= 72000, null, 30000);
   out.steps.restarted.audio = await page.eval(() => window.probe.summary());

@@ -200,7 +200,11 @@ type result struct {
 			ClockRan  bool   `json:"clockRan"`  // the engine's clock ran a second meanwhile
 		} `json:"stopped"`
 		Restarted struct {
-			Running bool  `json:"running"`
+			Answer struct { // what start() resolved with
+				Running           bool `json:"running"`
+				WaitingForGesture bool `json:"waitingForGesture"`
+			} `json:"answer"`
+			Running bool  `json:"running"` // the page then reported the audio running
 			Heard   bool  `json:"heard"`
 			Audio   audio `json:"audio"`
 		} `json:"restarted"`
@@ -315,6 +319,11 @@ func TestPageAgainstStaticExport(t *testing.T) {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	forEngines(t, []string{"chromium"}, func(t *testing.T, b browserSpec) { runScenario(t, b, http.FileServer(http.Dir(out))) })
 }
+
+// heard is the RMS at the destination above which a sound is heard:
+// −60 dBFS. The forest's bed alone, and a last voice of a spot, can be as
+// quiet as −56 dBFS; the river and the desert are near −28.
+const heard = 0.001
 
 func runScenario(t *testing.T, b browserSpec, h http.Handler) {
 	t.Helper()
@@ -448,12 +457,10 @@ func runScenario(t *testing.T, b browserSpec, h http.Handler) {
 	if !s.Down.GotError || len(s.Down.Errors) == 0 {
 		t.Errorf("no error event with the dat server down (player at %s)", s.Down.State.ObjCellID)
 	}
-	if s.Down.Audio.RMS < 0.003 || s.Down.VoicesAtError == 0 {
+	if s.Down.Audio.RMS < heard || s.Down.VoicesAtError == 0 {
 		t.Errorf("with the server down: RMS %.5f, %d voices when the error came; want the loaded sound to go on", s.Down.Audio.RMS, s.Down.VoicesAtError)
 	}
-	// The forest's bed is quiet (about −54 dBFS against the river's −28):
-	// heard is above −60 dBFS.
-	if len(s.Recovered.State.Sounds) == 0 || s.Recovered.Audio.RMS < 0.001 {
+	if len(s.Recovered.State.Sounds) == 0 || s.Recovered.Audio.RMS < heard {
 		t.Errorf("after the server came back: %d live instances, RMS %.5f; want the forest loaded and heard",
 			len(s.Recovered.State.Sounds), s.Recovered.Audio.RMS)
 	}
@@ -466,8 +473,14 @@ func runScenario(t *testing.T, b browserSpec, h http.Handler) {
 		t.Errorf("after stop(): reported suspended %v (audio %q, running %v), engine clock ran %v, %d frames reached the destination; want true, false, true, 0",
 			st.Suspended, st.State, st.Running, st.ClockRan, st.Audio.Frames)
 	}
-	if !s.Restarted.Running || !s.Restarted.Heard || s.Restarted.Audio.RMS < 0.001 {
-		t.Errorf("start() after stop(): running %v, heard %v, RMS %.5f; want sound again", s.Restarted.Running, s.Restarted.Heard, s.Restarted.Audio.RMS)
+	if !s.Restarted.Running || !s.Restarted.Heard || s.Restarted.Audio.RMS < heard {
+		t.Errorf("start() after stop(): the page reports running %v, heard %v, RMS %.5f; want sound again", s.Restarted.Running, s.Restarted.Heard, s.Restarted.Audio.RMS)
+	}
+	// start() answers after racing resume() against 200 ms: on a busy
+	// machine it can say it waits for a gesture while the audio resumes
+	// (not the scenario's to assert; noted).
+	if a := s.Restarted.Answer; !a.Running {
+		t.Logf("start() after stop() answered %+v, and the audio then ran", a)
 	}
 
 	// At the corners, no landblock the world lacks was asked for: the
