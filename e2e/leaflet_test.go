@@ -681,7 +681,7 @@ func leafletModes(t *testing.T, spec browserSpec) {
 	}
 	// The last send, passed on after the sweep, loads its ring: let it end
 	// before the next page (leaving would abort its fetches).
-	b.waitFor(`ambient.state().loading.pending === 0 && ambient.state().player.objcellId === `+lfJS(sw.Cells[len(sw.Cells)-1]), 30*time.Second)
+	lfSettled(b, "ambient", sw.Cells[len(sw.Cells)-1])
 	lfNoErrors(t, b)
 
 	// follow=center: the listener is at the map's centre, moved with it.
@@ -753,6 +753,26 @@ const lfSweep = `(() => {
   if (sends.length) setPlayer.call(a, { ns: sends[sends.length - 1].NS, ew: sends[sends.length - 1].EW });
   return { sends, cells, span: now - t0, real: Date.now() - wall0 };
 })()`
+
+// lfSettled waits until amb's listener is in cell (a "0x…" id) with
+// nothing loading, and then until the engine's clock (state().time) has
+// run 0.1 s more with nothing loading: a move's fetches begin at the tick
+// after it, so "nothing pending" alone can be read before they do (as
+// drive.mjs's settled).
+func lfSettled(b *lfBrowser, amb, cell string) {
+	b.t.Helper()
+	var t0 float64
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(); return s.loading.pending === 0 && s.player.objcellId === %s; })()`, amb, lfJS(cell)), time.Until(deadline))
+		b.eval(&t0, amb+`.state().time`)
+		var r string
+		b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(); return s.loading.pending !== 0 || s.time >= %v; })()`, amb, t0+0.1), time.Until(deadline))
+		b.eval(&r, fmt.Sprintf(`%s.state().loading.pending === 0 ? "ok" : "busy"`, amb))
+		if r == "ok" {
+			return
+		}
+	}
+}
 
 // lfCellOfMap is the land cell of map coordinates, as "0x…".
 func lfCellOfMap(ns, ew float64) string {
