@@ -59,7 +59,11 @@ func e2eMissing(t *testing.T, format string, a ...any) {
 }
 
 // forEngines runs f as one subtest per engine of engines that
-// ACAMBIENT_E2E_ENGINES selects.
+// ACAMBIENT_E2E_ENGINES selects, the engines side by side: each waits
+// mostly on real-time audio, so together they keep the package well inside
+// `go test`'s ten minutes (serially, about nine on a busy 2-core machine).
+// Every wait is on reported state, so a slower machine makes them slower,
+// not wrong.
 func forEngines(t *testing.T, engines []string, f func(t *testing.T, b browserSpec)) {
 	t.Helper()
 	sel := os.Getenv("ACAMBIENT_E2E_ENGINES")
@@ -68,6 +72,7 @@ func forEngines(t *testing.T, engines []string, f func(t *testing.T, b browserSp
 			if sel != "" && !slices.Contains(strings.Split(sel, ","), e) {
 				t.Skipf("ACAMBIENT_E2E_ENGINES=%s", sel)
 			}
+			t.Parallel()
 			f(t, needBrowser(t, e))
 		})
 	}
