@@ -132,8 +132,11 @@ func anyStrings(v any) []string {
 	return out
 }
 
-// TestPagesWorkflow runs the build job's steps and plays what they publish.
-func TestPagesWorkflow(t *testing.T) {
+// TestPagesWorkflow runs the build job's steps and plays what they publish,
+// in Chromium (the steps and their tree, not the engine, are under test).
+func TestPagesWorkflow(t *testing.T) { forEngines(t, []string{"chromium"}, pagesWorkflow) }
+
+func pagesWorkflow(t *testing.T, spec browserSpec) {
 	w := readWorkflow(t)
 	s := srcServers(t) // the emulation, and the browser's tools (or a skip)
 
@@ -213,7 +216,7 @@ func TestPagesWorkflow(t *testing.T) {
 	}))
 	t.Cleanup(host.Close)
 
-	b := srcOpen(t)
+	b := srcOpenIn(t, spec)
 	b.do("goto", "url", host.URL+"/#0xA9B5002D/120,96,22.85")
 	b.waitFor(`window.ambient && window.ambient.info.landmarks.length > 0`, 60*time.Second)
 	emuHost := strings.TrimPrefix(s.emuURL, "http://")

@@ -29,6 +29,12 @@ func TestPublishUnit(t *testing.T) {
 	nodeTest(t, "publish_unit.test.mjs")
 }
 
+// pubEngines: what the published page does by itself (its messages, its
+// offers, the hash it reads, the clipboard it writes) is the engine's to
+// get right, in the engines whose drivers run a script before the page's
+// own (the probe).
+var pubEngines = leafletEngines
+
 // pubSite is an export of the page alone behind Go's file server: a
 // static host with nothing of ours on it. records counts the requests it
 // saw for record routes (it holds none; a page asking it would be reading
@@ -98,7 +104,9 @@ const pubCM = 0.005 // links carry centimetres
 // unreachable, answers without CORS headers, or speaks the other API says
 // which in plain words (by the error's code), offers to try it again with
 // the box focused on its address, and switches to no other source.
-func TestPublishedSourceFails(t *testing.T) {
+func TestPublishedSourceFails(t *testing.T) { forEngines(t, pubEngines, publishedSourceFails) }
+
+func publishedSourceFails(t *testing.T, spec browserSpec) {
 	s := srcServers(t)
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := dead.URL
@@ -116,7 +124,7 @@ func TestPublishedSourceFails(t *testing.T) {
 	}))
 	t.Cleanup(noCORS.Close)
 
-	b := srcOpen(t)
+	b := srcOpenIn(t, spec)
 	var sites []*pubSite
 	for _, c := range []struct {
 		name string
@@ -190,14 +198,16 @@ func TestPublishedSourceFails(t *testing.T) {
 // TestPublishedOffersDefault: on a page whose default works, a link naming
 // a source that fails offers the default; nothing is read from it until
 // the offer is taken, and then it plays.
-func TestPublishedOffersDefault(t *testing.T) {
+func TestPublishedOffersDefault(t *testing.T) { forEngines(t, pubEngines, publishedOffersDefault) }
+
+func publishedOffersDefault(t *testing.T, spec browserSpec) {
 	s := srcServers(t)
 	p := publish(t, server.PageSource{Server: s.emuURL, API: "acdatservice"})
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := dead.URL
 	dead.Close()
 
-	b := srcOpen(t)
+	b := srcOpenIn(t, spec)
 	regionBefore := s.emu.Hits("/dats/portal/files/0x13000000")
 	b.do("goto", "url", p.url+"?server="+url.QueryEscape(deadURL)+"#0xA9B5002D/120,96,22.85")
 	b.waitFor(`document.getElementById("srcMsg").textContent !== ""`, 60*time.Second)
@@ -236,10 +246,12 @@ func TestPublishedOffersDefault(t *testing.T) {
 // (%-encoded too) at that spot before any gesture; the Copy link button
 // gives a link (on the clipboard, else selected in its field) that opens
 // the same spot, naming the source when it is not the page's default.
-func TestPositionLinks(t *testing.T) {
+func TestPositionLinks(t *testing.T) { forEngines(t, pubEngines, positionLinks) }
+
+func positionLinks(t *testing.T, spec browserSpec) {
 	s := srcServers(t)
 	p := publish(t, server.PageSource{Server: s.emuURL, API: "acdatservice"})
-	b := srcOpen(t)
+	b := srcOpenIn(t, spec)
 
 	river := pubWhere{ObjcellID: "0xA9B5002D", X: 120, Y: 96, Z: 22.85}
 	// 43.3N,33.8E: X = (338 + 1019.5)·24 = 32580 = 192·0xA9 + 132,

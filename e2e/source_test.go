@@ -82,8 +82,11 @@ func (s *srcSetup) compressedHits() int {
 
 // srcOpen opens Chromium with the probe: the source control is the page's
 // own logic, the same in every engine.
-func srcOpen(t *testing.T) *lfBrowser {
-	b := lfLaunch(t, needBrowser(t, "chromium"))
+func srcOpen(t *testing.T) *lfBrowser { return srcOpenIn(t, needBrowser(t, "chromium")) }
+
+// srcOpenIn opens the browser spec describes with the probe.
+func srcOpenIn(t *testing.T, spec browserSpec) *lfBrowser {
+	b := lfLaunch(t, spec)
 	b.do("initScript", "source", lfProbe)
 	return b
 }
