@@ -82,12 +82,15 @@ func (w pubWhere) String() string {
 }
 
 // pubOpen opens href as a new document and waits until the page has
-// loaded its source and moved the player (no gesture: the audio waits).
+// loaded its source and moved the player (no gesture: the audio waits):
+// the overlay says where the player stands once the first move is done
+// (app.js connect), which for map coordinates waits on the terrain.
 func pubOpen(b *lfBrowser, href string) pubWhere {
 	b.t.Helper()
 	b.do("goto", "url", "about:blank") // a new document, not a hash change
 	b.do("goto", "url", href)
-	b.waitFor(`window.ambient && window.ambient.info.landmarks.length > 0 && window.ambient.state().where`, 60*time.Second)
+	b.waitFor(`window.ambient && window.ambient.info.landmarks.length > 0 && window.ambient.state().where &&
+		document.getElementById("overlayMsg").textContent.startsWith("You stand at")`, 60*time.Second)
 	return pubState(b)
 }
 

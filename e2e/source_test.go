@@ -248,14 +248,14 @@ func TestPageSourceControl(t *testing.T) {
 }
 
 // srcSwitchLogs takes the page's log after a switch of source: the old
-// instance's fetches in flight are aborted by dispose (ERR_ABORTED) and
+// instance's fetches in flight are aborted by dispose (ERR_ABORTED, Firefox's NS_BINDING_ABORTED) and
 // landblocks past the demo's land answer 404; anything else is an error.
 func srcSwitchLogs(t *testing.T, b *lfBrowser) {
 	t.Helper()
 	aborted := 0
 	for _, l := range b.logs() {
 		switch {
-		case strings.HasPrefix(l, "requestfailed: ") && strings.HasSuffix(l, " net::ERR_ABORTED"):
+		case strings.HasPrefix(l, "requestfailed: ") && (strings.HasSuffix(l, " net::ERR_ABORTED") || strings.HasSuffix(l, " NS_BINDING_ABORTED")): // Chromium's, Firefox's
 			aborted++
 		case strings.HasPrefix(l, "http 404 ") && strings.HasSuffix(strings.ToUpper(l), "FFFF"),
 			strings.Contains(l, "ScriptProcessorNode is deprecated"), // oto's output node; Chromium's notice
