@@ -27,6 +27,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"acambient/server"
 )
 
 // The workflow's shape, as much of it as is checked here.
@@ -194,6 +196,11 @@ func pagesWorkflow(t *testing.T, spec browserSpec) {
 		if _, err := os.Stat(filepath.Join(siteDir, f)); err == nil {
 			t.Errorf("the published folder holds %s; want the page alone", f)
 		}
+	}
+	// Its default source is SOURCE (www/index.html's empty meta would
+	// read the static host, which holds no records).
+	if b, err := os.ReadFile(filepath.Join(siteDir, "index.html")); err != nil || !strings.Contains(string(b), server.PageSource{Server: s.emuURL, API: w.Env["API"]}.Meta()) {
+		t.Errorf("the published index.html (%v) does not name %s (%s) as its source", err, s.emuURL, w.Env["API"])
 	}
 	if err := filepath.WalkDir(siteDir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type()&fs.ModeSymlink != 0 {

@@ -256,7 +256,9 @@ func positionLinks(t *testing.T, spec browserSpec) {
 	p := publish(t, server.PageSource{Server: s.emuURL, API: "acdatservice"})
 	b := srcOpenIn(t, spec)
 
-	river := pubWhere{ObjcellID: "0xA9B5002D", X: 120, Y: 96, Z: 22.85}
+	// A spot by the river that is not the page's default (the river
+	// landmark, where a link the page cannot read lands instead).
+	river := pubWhere{ObjcellID: "0xA9B5002D", X: 130.5, Y: 100.25, Z: 22.85}
 	// 43.3N,33.8E: X = (338 + 1019.5)·24 = 32580 = 192·0xA9 + 132,
 	// Y = (433 + 1019.5)·24 = 34860 = 192·0xB5 + 108: cell 1 + 8·5 + 4 = 0x2D.
 	mapSpot := pubWhere{ObjcellID: "0xA9B5002D", X: 132, Y: 108, NS: 43.3, EW: 33.8}
@@ -264,12 +266,13 @@ func positionLinks(t *testing.T, spec browserSpec) {
 		hash string
 		want pubWhere
 	}{
-		{"0xA9B5002D/120,96,22.85", river},
-		{"0xA9B5002D%2F120%2C96%2C22.85", river},                           // every separator %-encoded
-		{"0xA9B5002D%20%5B120%2096%2022.85%5D", river},                     // a pasted /loc line
-		{"Your%20location%20is:%200xA9B5002D%20[120%2096%2022.85]", river}, // with its preamble
-		{"@32568,34848,22.85", river},                                      // global metres
-		{"43.3N,33.8E", mapSpot},                                           // map coordinates, z the terrain's
+		{"0xA9B5002D/120,96,22.85", pubWhere{ObjcellID: "0xA9B5002D", X: 120, Y: 96, Z: 22.85}}, // the example (the landmark)
+		{"0xA9B5002D/130.5,100.25,22.85", river},
+		{"0xA9B5002D%2F130.5%2C100.25%2C22.85", river},                           // every separator %-encoded
+		{"0xA9B5002D%20%5B130.5%20100.25%2022.85%5D", river},                     // a pasted /loc line
+		{"Your%20location%20is:%200xA9B5002D%20[130.5%20100.25%2022.85]", river}, // with its preamble
+		{"@32578.5,34852.25,22.85", river},                                       // global metres
+		{"43.3N,33.8E", mapSpot},                                                 // map coordinates, z the terrain's
 	} {
 		got := pubOpen(b, p.url+"#"+c.hash)
 		ok := got.ObjcellID == c.want.ObjcellID && math.Abs(got.X-c.want.X) < pubCM && math.Abs(got.Y-c.want.Y) < pubCM
