@@ -193,8 +193,8 @@ func TestPageSourceControl(t *testing.T) {
 	b := srcOpen(t)
 	b.do("goto", "url", s.page+"/#0xA9B5002D/120,96,22.85")
 	b.waitFor(`window.ambient && window.ambient.info.landmarks.length > 0`, 60*time.Second)
-	if now := srcText(b, "srcNow"); !strings.Contains(now, "the demo world from this server") {
-		t.Errorf("source line %q; want the demo world from this server", now)
+	if now := srcText(b, "srcNow"); !strings.Contains(now, "the demo world, from this server") {
+		t.Errorf("source line %q; want the demo world, from this server", now)
 	}
 	lfClickElement(b, "#overlay")
 	b.waitFor(`window.ambient.running`, 10*time.Second)
