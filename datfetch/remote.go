@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"acambient/core/dat"
@@ -134,8 +135,9 @@ type HTTP struct {
 	// timer, replaced in tests to see the waits without taking them.
 	wait func(ctx context.Context, d time.Duration, cause error) error
 
-	flights flightGroup
-	cache   *Cache[[]byte]
+	flights  flightGroup
+	cache    *Cache[[]byte]
+	requests atomic.Int64 // GETs sent (Stats)
 }
 
 // NewHTTP returns a source for base, e.g. "http://host/files/",
@@ -210,17 +212,22 @@ type HTTPStats struct {
 	// InFlight is what its budget holds now for answers under way,
 	// InFlightPeak the most it has held, InFlightMax its size; a budget is
 	// shared with the sources that name none (HTTPOptions.Budget).
-	InFlight, InFlightPeak, InFlightMax int64
+	InFlight     int64 `json:"inFlight"`
+	InFlightPeak int64 `json:"inFlightPeak"`
+	InFlightMax  int64 `json:"inFlightMax"`
 	// Cached is the bytes its record cache holds (Cache.Bytes), in
 	// CachedRecords records.
-	Cached        int64
-	CachedRecords int
+	Cached        int64 `json:"cached"`
+	CachedRecords int   `json:"cachedRecords"`
+	// Requests counts the GETs it has sent (every attempt, retries
+	// included): what reached the transport, not the cache.
+	Requests int64 `json:"requests"`
 }
 
 // Stats reports what the source holds.
 func (h *HTTP) Stats() HTTPStats {
 	return HTTPStats{InFlight: h.budget.Bytes(), InFlightPeak: h.budget.Peak(), InFlightMax: h.budget.Max(),
-		Cached: h.cache.Bytes(), CachedRecords: h.cache.Len()}
+		Cached: h.cache.Bytes(), CachedRecords: h.cache.Len(), Requests: h.requests.Load()}
 }
 
 // Get returns the record's bytes, which start with the DID id (CheckDID). A 404
@@ -498,6 +505,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 		return &transientError{fmt.Errorf("%s: no byte for %v %s (after %d bytes): %w", url, h.idle, what, n, errStalled)}
 	}
 
+	h.requests.Add(1)
 	resp, err := h.tr(actx, url)
 	if err != nil {
 		switch {

@@ -49,6 +49,9 @@ type api struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	host   *session.Host
+	portal *datfetch.HTTP
+	cell   *datfetch.HTTP
+	mixer  *mix.Mixer
 	tiles  *mapview.Tiles
 	audio  *audioOut
 	funcs  []js.Func
@@ -118,6 +121,12 @@ func (a *api) object() js.Value {
 		}
 		return jsonOf(a.host.Drain(), nil)
 	}))
+	add("stats", fn("stats", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return jsonOf(a.stats(), nil)
+	}))
 	add("info", fn("info", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
@@ -177,6 +186,9 @@ func (a *api) open(args []js.Value) (any, error) {
 	// per id, checks, and a byte cache (the host keeps what it decoded).
 	opt := datfetch.HTTPOptions{CacheBytes: pageCacheBytes}
 	portal := datfetch.NewHTTP(arg(args, 0).String(), opt)
+	// The cell source refuses what the cell dat's reader refuses
+	// (docs/divergences.md row 11).
+	opt.MaxRecordBytes = datfetch.MaxCellRecordBytes
 	cell := datfetch.NewHTTP(arg(args, 1).String(), opt)
 	// A fresh seed per page: Math.random is enough for which bird sings
 	// first, and keeps crypto out of the wasm.
@@ -194,7 +206,8 @@ func (a *api) open(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.host, a.tiles, a.audio = h, mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
+	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
+	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
 	return jsonOf(mapview.InfoOf(h.Region()), nil)
 }
 

@@ -260,6 +260,8 @@ export declare class AmbientAudio {
   setVolume(v: number): void;
   setEnabled(on: boolean): void;
   state(): State;
+  /** What the instance holds (memory, caches): for long sessions and their benchmarks. */
+  stats(): Stats;
   tile(bx: number, by: number): Promise<Tile | null>;
   /** Whether the source holds landblock (bx, by), as far as this instance knows. */
   landblock(bx: number, by: number): LandblockPresence;
@@ -272,3 +274,47 @@ export declare class AmbientAudio {
 /** The POS string a position input becomes. */
 export declare function toPOS(pos: PositionInput): string;
 export * from "./leaflet-ambient";
+
+/** A record source's own count of what it holds (datfetch.HTTPStats). */
+export interface SourceStats {
+  /** Bytes its budget holds now for answers under way; the most it held; its size (shared by both sources). */
+  inFlight: number;
+  inFlightPeak: number;
+  inFlightMax: number;
+  /** Verified record bytes in its cache, and how many records. */
+  cached: number;
+  cachedRecords: number;
+  /** GETs sent to the network (retries included; cache hits not). */
+  requests: number;
+}
+
+/** What an instance holds (AmbientAudio.stats()), for long sessions. */
+export interface Stats {
+  /** The Go runtime's memory (runtime/metrics), bytes; gcs and goroutines are counts. */
+  go: {
+    /** The heap the last GC found live. */
+    live: number;
+    /** Heap objects, live and not yet swept. */
+    objects: number;
+    free: number;
+    released: number;
+    /** The heap size the next GC aims at. */
+    goal: number;
+    stacks: number;
+    /** Everything the runtime has mapped. */
+    total: number;
+    /** Allocated since the start. */
+    allocated: number;
+    gcs: number;
+    goroutines: number;
+  };
+  /** The wasm's linear memory, bytes: it never shrinks, so this is what the tab keeps. */
+  wasmMemory: number;
+  loading: Omit<Loading, "done">;
+  /** What the host holds now. */
+  held: { blocks: number; cells: number; tables: number; waves: number; waveBytes: number };
+  portal: SourceStats;
+  cell: SourceStats;
+  /** The mixer's resampled waves kept for reuse: bytes and how many. */
+  mixer: { cached: number; clips: number };
+}

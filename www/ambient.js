@@ -151,6 +151,20 @@ export class AmbientAudio {
   }
 
   /**
+   * What the instance holds, for long sessions and their benchmarks
+   * (bench/soak): the Go runtime's memory (runtime/metrics), the wasm's
+   * linear memory (it never shrinks: its size is what the tab keeps), and
+   * the bytes each cache counts as holding. Cheap: a few figures, no state.
+   * @returns {import("./ambient").Stats}
+   */
+  stats() {
+    this._live();
+    const s = JSON.parse(this._call("stats"));
+    s.wasmMemory = this._api.memory ? this._api.memory.buffer.byteLength : 0;
+    return s;
+  }
+
+  /**
    * Whether the source holds landblock (bx, by), as far as this instance
    * knows (a fetch, a not-found, the source's landblock listing): off the
    * data the listener is nowhere.
@@ -269,7 +283,9 @@ async function runWasm(wasmURL, wasmExec) {
   }
   const exited = go.run(inst);
   try {
-    return await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+    const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+    api.memory = inst.exports.mem; // stats(): the linear memory's size
+    return api;
   } finally {
     delete globalThis[cbName];
   }
