@@ -168,6 +168,7 @@ func (a *api) object() js.Value {
 		if a.audio != nil {
 			a.audio.stop()
 			a.audio.live.Store(true) // and the pump ends
+			a.audio.release()
 		}
 		a.cancel()
 		return nil, nil
