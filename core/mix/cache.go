@@ -62,10 +62,13 @@ func (k *cache) put(id uint32, p *audio.PCM, c *clip) {
 	k.clips.Store(int64(len(k.m)))
 }
 
-// sweep drops every clip whose wave the host no longer retains.
-func (k *cache) sweep(retained func(uint32) bool) {
-	for id := range k.m {
-		if !retained(id) {
+// sweep drops every clip whose wave the host no longer retains, or now
+// holds as another PCM (decoded again after it let the first go): such a
+// clip could never be played again, and it keeps the old PCM alive too,
+// which its bytes do not count.
+func (k *cache) sweep(retained func(uint32) bool, pcm func(uint32) *audio.PCM) {
+	for id, e := range k.m {
+		if !retained(id) || pcm(id) != e.src {
 			k.drop(id)
 		}
 	}

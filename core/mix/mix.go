@@ -235,7 +235,7 @@ func (m *Mixer) runTick() {
 	}
 	if m.n >= m.nextKeep {
 		m.nextKeep = m.n + int64(retainCheckSeconds*float64(m.rate))
-		m.cache.sweep(m.host.Retained)
+		m.cache.sweep(m.host.Retained, m.host.PCM)
 	}
 }
 
