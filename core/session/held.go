@@ -8,6 +8,8 @@ type HeldStats struct {
 	Tables    int   `json:"tables"`    // SoundTables
 	Waves     int   `json:"waves"`     // decoded waves the tables near the player name
 	WaveBytes int64 `json:"waveBytes"` // their samples (Stats.HeldBytes)
+	Kept      int   `json:"kept"`      // decoded waves kept after the host let them go (Options.KeepWaveBytes)
+	KeptBytes int64 `json:"keptBytes"` // what they cost, as that bound counts it
 }
 
 // Stats is what the host fetched and holds (Snapshot's Loading), without
@@ -20,7 +22,7 @@ func (h *Host) Held() HeldStats { return h.ld.held() }
 func (l *loader) held() HeldStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := HeldStats{Tables: len(l.tables), WaveBytes: l.stats.HeldBytes}
+	s := HeldStats{Tables: len(l.tables), WaveBytes: l.stats.HeldBytes, Kept: l.kept.Len(), KeptBytes: l.kept.Bytes()}
 	for _, b := range l.blocks {
 		if b != nil {
 			s.Blocks++

@@ -26,11 +26,12 @@ type loader struct {
 	onError func(error)
 
 	mu     sync.Mutex
-	blocks map[uint32]*dat.LandBlock // by landblock id; nil value = known missing
-	cells  map[uint32]*dat.EnvCell   // by EnvCell id; nil value = known missing
-	tables map[uint32]tableEntry     // by SoundTable id
-	waves  map[uint32]waveEntry      // by Wave id
-	gen    uint64                    // bumped whenever a record becomes known
+	blocks map[uint32]*dat.LandBlock  // by landblock id; nil value = known missing
+	cells  map[uint32]*dat.EnvCell    // by EnvCell id; nil value = known missing
+	tables map[uint32]tableEntry      // by SoundTable id
+	waves  map[uint32]waveEntry       // by Wave id
+	kept   *datfetch.Cache[waveEntry] // waves evict let go of (kept.go); nil keeps none
+	gen    uint64                     // bumped whenever a record becomes known
 	stats  Stats
 }
 
@@ -123,7 +124,7 @@ func (l *loader) load(ctx context.Context, n need) {
 	if ctx.Err() != nil {
 		return
 	}
-	l.fetchAll(ctx, l.portal, l.neededWaves(n.blocks), l.storeWave)
+	l.fetchAll(ctx, l.portal, l.restore(l.neededWaves(n.blocks)), l.storeWave)
 	l.mu.Lock()
 	// A table counts as loaded only once its waves are decoded (architecture.md).
 	for id, e := range l.tables {
@@ -207,6 +208,7 @@ func (l *loader) evict(keep need, held map[uint32]bool) {
 		if !liveWaves[id] {
 			l.stats.HeldBytes -= w.bytes
 			delete(l.waves, id)
+			l.keepLocked(id, w)
 		}
 	}
 }

@@ -61,6 +61,11 @@ type Options struct {
 	// (ErrNotFound: the source keeps no listing) is no problem: each missing
 	// landblock is then asked for once.
 	Listing func(context.Context) ([]uint32, error)
+	// KeepWaveBytes bounds the decoded waves kept after the host lets them
+	// go (least recently used out first), so that a return to a place
+	// visited lately neither fetches nor decodes them again (kept.go). 0
+	// keeps none: the tools visit each place once.
+	KeepWaveBytes int64
 }
 
 // PrefetchMetres is how near a block edge the player must be for the host
@@ -114,6 +119,7 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
 		log: eventLog{max: opt.EventLog}}
 	h.ld.onError = h.report
+	h.ld.kept = newKept(opt.KeepWaveBytes)
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
 	if opt.Listing != nil {
