@@ -14,7 +14,17 @@ type HeldStats struct {
 
 // Stats is what the host fetched and holds (Snapshot's Loading), without
 // the rest of the snapshot.
-func (h *Host) Stats() Stats { return h.ld.snapshot() }
+func (h *Host) Stats() Stats {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.statsLocked()
+}
+
+func (h *Host) statsLocked() Stats {
+	s := h.ld.snapshot()
+	s.Trouble = h.troubleLocked()
+	return s
+}
 
 // Held reports what the host holds now.
 func (h *Host) Held() HeldStats { return h.ld.held() }

@@ -52,6 +52,9 @@ type Stats struct {
 	Failed    int   `json:"failed"`    // failed fetches and bad records
 	Pending   int   `json:"pending"`   // fetches in flight
 	HeldBytes int64 `json:"heldBytes"` // decoded wave samples held
+	// Trouble is why what the listener's place needs is not all here, while
+	// that lasts (trouble.go); nil otherwise.
+	Trouble *Trouble `json:"trouble,omitempty"`
 }
 
 // parallelFetches bounds the fetches in flight: enough to hide HTTP latency,

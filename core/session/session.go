@@ -88,23 +88,24 @@ type Host struct {
 	ctx context.Context
 	log eventLog // what Drain hands the page; its own lock
 
-	mu         sync.Mutex // guards everything below and the engine
-	eng        *ambient.Engine
-	player     *world.Position // the latest Move
-	moved      bool            // a Move since the last Tick
-	camera     *world.Position
-	heading    float64
-	cur        world.Position // where the engine was last moved to
-	have       bool           // cur is set
-	ticked     bool
-	now        float64
-	lacking    bool    // the last rebuild read a record that was not yet known
-	rebuiltGen uint64  // the loader's generation at the last rebuild
-	retryAt    float64 // when to fetch what is lacking again
-	retryWait  float64
-	loading    bool            // a background load is running
-	stale      bool            // the listener moved while a load ran: load again when it ends
-	events     []ambient.Event // this tick's, handed to the caller of Tick
+	mu            sync.Mutex // guards everything below and the engine
+	eng           *ambient.Engine
+	player        *world.Position // the latest Move
+	moved         bool            // a Move since the last Tick
+	camera        *world.Position
+	heading       float64
+	cur           world.Position // where the engine was last moved to
+	have          bool           // cur is set
+	ticked        bool
+	now           float64
+	lacking       bool    // the last rebuild read a record that was not yet known
+	rebuiltGen    uint64  // the loader's generation at the last rebuild
+	retryAt       float64 // when to fetch what is lacking again
+	retryWait     float64
+	answersAtFail answersSeen     // trouble.go: the sources' answers at the last failure
+	loading       bool            // a background load is running
+	stale         bool            // the listener moved while a load ran: load again when it ends
+	events        []ambient.Event // this tick's, handed to the caller of Tick
 }
 
 // New loads the region and makes a host over it. A missing or malformed
@@ -118,6 +119,7 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	land := datfetch.NewLandblocks(cell)
 	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
 		log: eventLog{max: opt.EventLog}}
+	h.answersAtFail.n.Store(-1)
 	h.ld.onError = h.report
 	h.ld.kept = newKept(opt.KeepWaveBytes)
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
@@ -134,6 +136,7 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 
 // report passes a load problem to OnError and to the page's log.
 func (h *Host) report(err error) {
+	h.noteFailure()
 	h.log.problem(err)
 	if h.opt.OnError != nil {
 		h.opt.OnError(err)
@@ -250,6 +253,9 @@ func (h *Host) Tick(now float64) []ambient.Event {
 	}
 
 	again := h.stale && !h.loading
+	if h.healedLocked() {
+		h.retryNowLocked() // a source answers again: ask now (trouble.go)
+	}
 	retry := h.lacking && now >= h.retryAt
 	if moved || again || retry {
 		h.fetch(now, retry && !moved && !again)
