@@ -134,6 +134,25 @@ export interface Loading {
   pending: number;
   /** Decoded wave samples held. */
   heldBytes: number;
+  /**
+   * Why what the player's place needs is not all here, while that lasts:
+   * the failure a record source saw last. Absent when nothing is wrong.
+   */
+  trouble?: Trouble;
+}
+
+/** A bad network, as state().loading.trouble reports it. */
+export interface Trouble {
+  /** "no-answer": offline or the server unreachable; "status": it answered `status` (429, 5xx); "stalled": an answer stopped coming; "damaged": answers that did not verify. */
+  reason: "no-answer" | "status" | "stalled" | "damaged";
+  status?: number;
+  /** What the server asked to wait (Retry-After), seconds. */
+  retryAfter?: number;
+  /** Seconds until the next ask. */
+  retryIn: number;
+  /** Seconds it has lasted. */
+  for: number;
+  message: string;
 }
 
 export interface State {
@@ -235,6 +254,9 @@ export interface AmbientError extends Error {
   id?: Hex;
   /** The landblock 0xXXYYFFFF: "missing-landblock". */
   landblock?: Hex;
+  /** "network": what failed (as Trouble.reason), and the status a server answered. */
+  reason?: Trouble["reason"];
+  status?: number;
 }
 
 /** What the instance knows of a landblock: fetched or listed, missing, or not asked yet. */
@@ -286,6 +308,8 @@ export interface SourceStats {
   cachedRecords: number;
   /** GETs sent to the network (retries included; cache hits not). */
   requests: number;
+  /** Body bytes read off the network so far: over time, the rate records arrive at. */
+  received: number;
 }
 
 /** What an instance holds (AmbientAudio.stats()), for long sessions. */
@@ -312,7 +336,7 @@ export interface Stats {
   wasmMemory: number;
   loading: Omit<Loading, "done">;
   /** What the host holds now. */
-  held: { blocks: number; cells: number; tables: number; waves: number; waveBytes: number };
+  held: { blocks: number; cells: number; tables: number; waves: number; waveBytes: number; kept: number; keptBytes: number };
   portal: SourceStats;
   cell: SourceStats;
   /** The mixer's resampled waves kept for reuse: bytes and how many. */

@@ -60,6 +60,10 @@ export class AmbientAudio {
       throw await explainOpen(e, portal, server, acdat);
     }
     amb._timer = setInterval(() => amb._poll(), POLL_MS);
+    // Back online: ask at once for what failed, rather than at the host's
+    // next backoff (up to 30 s away).
+    amb._online = () => { if (!amb._disposed) amb._api.retryNow(); };
+    globalThis.addEventListener?.("online", amb._online);
     return amb;
   }
 
@@ -191,6 +195,7 @@ export class AmbientAudio {
     if (this._disposed) return;
     this._api.dispose();
     clearInterval(this._timer);
+    if (this._online) globalThis.removeEventListener?.("online", this._online);
     if (this._ctx) this._ctx.close().catch(() => {});
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
