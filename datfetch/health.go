@@ -27,7 +27,10 @@ type Trouble struct {
 	// Answers counts the answers the source has had: a caller that saw
 	// failures may ask again as soon as it grows.
 	Answers uint64
-	Err     error
+	// Received counts the body bytes read off the network: over time, the
+	// rate records arrive at (a slow link fails nothing).
+	Received int64
+	Err      error
 }
 
 // Troubled is a Source that reports its health: HTTP, and Landblocks over
@@ -37,7 +40,11 @@ type Troubled interface {
 }
 
 // Trouble reports the source's health.
-func (h *HTTP) Trouble() Trouble { return h.health.get() }
+func (h *HTTP) Trouble() Trouble {
+	t := h.health.get()
+	t.Received = h.received.Load()
+	return t
+}
 
 // Trouble reports the health of the source l wraps, if it tells.
 func (l *Landblocks) Trouble() Trouble {

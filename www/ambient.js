@@ -255,12 +255,14 @@ export class AmbientAudio {
 }
 
 // coded makes an AmbientError: an Error with a code (and, from extra, the
-// record it is about: id, landblock).
+// record it is about: id, landblock; a network failure's reason and status).
 function coded(code, message, extra = {}) {
   const e = new Error(message);
   e.code = code;
   if (extra.id) e.id = extra.id;
   if (extra.landblock) e.landblock = extra.landblock;
+  if (extra.reason) e.reason = extra.reason;
+  if (extra.status) e.status = extra.status;
   return e;
 }
 

@@ -103,6 +103,7 @@ type Host struct {
 	retryAt       float64 // when to fetch what is lacking again
 	retryWait     float64
 	answersAtFail answersSeen     // trouble.go: the sources' answers at the last failure
+	slow          slowWatch       // trouble.go: the bytes arriving while fetches are in flight
 	loading       bool            // a background load is running
 	stale         bool            // the listener moved while a load ran: load again when it ends
 	events        []ambient.Event // this tick's, handed to the caller of Tick

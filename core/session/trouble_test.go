@@ -112,3 +112,42 @@ func TestHealsWhenTheWayIsClear(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowWatch: fetches in flight for slowAfter while fewer than slowRate
+// bytes a second arrive are a slow link; a fast one, or a pause with
+// nothing in flight, is not, and the window starts over after the pause.
+func TestSlowWatch(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	var w slowWatch
+	// 2.5 KB/s (20 kbit/s), sampled every 100 ms.
+	var rate float64
+	var slow bool
+	for k := 0; k <= 60; k++ {
+		rate, slow = w.observe(at(float64(k)/10), true, int64(k)*250)
+		if k < 50 && slow {
+			t.Fatalf("slow after %.1f s; want not before %v", float64(k)/10, slowAfter)
+		}
+	}
+	if !slow || rate < 2490 || rate > 2510 {
+		t.Errorf("a 2.5 KB/s trickle for 6 s: slow %v at %.0f B/s; want slow at 2500", slow, rate)
+	}
+	// Nothing in flight: not slow, and the next fetch starts a new window.
+	if _, slow := w.observe(at(6.1), false, 15000); slow {
+		t.Error("slow with nothing in flight")
+	}
+	if _, slow := w.observe(at(6.2), true, 15000); slow {
+		t.Error("slow at once after a pause")
+	}
+	// 1 MB/s is not slow.
+	w = slowWatch{}
+	for k := 0; k <= 60; k++ {
+		rate, slow = w.observe(at(float64(k)/10), true, int64(k)*100_000)
+	}
+	if slow || rate < 999_000 {
+		t.Errorf("1 MB/s for 6 s: slow %v at %.0f B/s; want not slow", slow, rate)
+	}
+	if len(w.at) > 52 {
+		t.Errorf("%d samples kept; want those of the last %v only", len(w.at), slowAfter)
+	}
+}

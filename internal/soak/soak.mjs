@@ -279,13 +279,14 @@ function rendererMemory() {
 
 // ---- bad networks ----
 
-// faultCase: a fresh page at holtburg, then a walk east into land it has not
-// loaded; the fault starts 2 s into the walk and the walk stops when it
-// ends, where the player then stands. Measured: what the page says while it
-// lasts (the load pill and the error area), whether what was playing goes on
-// (voices and RMS at the destination), and how long after the network comes
-// back the page's instances equal gather's where the player stands, with
-// nothing pending.
+// faultCase: a fresh page at holtburg and a walk east; the fault starts 2 s
+// into the walk, a second later the player jumps to a far landmark the page
+// has not loaded (plan.faultJump, the desert) and walks on, and the walk
+// stops when the fault ends, where the player then stands. Measured: what
+// the page says while it lasts (the load pill and the error area), whether
+// what was playing goes on (voices and RMS at the destination), and how
+// long after the network comes back the page's instances equal gather's
+// where the player stands, with nothing pending.
 async function faultCase(kind) {
   phase = "fault:" + kind;
   const dur = { offline: 10, 503: 20, stall: 20, trickle: 20 }[kind] ?? 10;
@@ -304,6 +305,13 @@ async function faultCase(kind) {
     case "stall": await ctl("fault", { server: "a", mode: "stall", ms: dur * 1000 }); break;
     default: throw new Error("no fault " + kind);
   }
+  // Into land the page has not loaded (its prefetch ring covers a walk of
+  // seconds): a jump to a far landmark, and the walk goes on from there.
+  await sleep(1000);
+  await page.keyboard.up("KeyD");
+  await page.click(`#landmarks button[data-name="${plan.faultJump || "desert"}"]`);
+  await page.focus("#map");
+  await page.keyboard.down("KeyD");
   // While it lasts: what the page says, and what is heard.
   const said = new Map(), errs = new Map();
   let minVoices = Infinity, maxPending = 0;
