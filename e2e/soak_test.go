@@ -9,20 +9,24 @@ package e2e
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"acambient/internal/soak"
 )
 
-// runSoak runs the harness through plan in the built page.
+// runSoak runs the harness through plan in the built page, in Chromium
+// (the faults use its network emulation), beside the package's other
+// browser tests: each waits on real time.
 func runSoak(t *testing.T, plan soak.Plan) (*soak.Result, *soak.Parsed) {
 	t.Helper()
-	chromium, pw := need(t)
+	b := needBrowser(t, "chromium")
 	www, w := site(t)
+	t.Parallel()
 	var stderr strings.Builder
-	res, err := soak.Run(context.Background(), soak.Options{WWW: www, World: w, Chromium: chromium, Playwright: pw,
-		Plan: plan, Stderr: &stderr})
+	res, err := soak.Run(context.Background(), soak.Options{WWW: www, World: w, Chromium: b.Executable,
+		Playwright: filepath.Dir(b.Modules), Plan: plan, Stderr: &stderr})
 	if err != nil {
 		t.Fatalf("soak: %v\n%s", err, stderr.String())
 	}

@@ -39,7 +39,7 @@ type Plan struct {
 	Start       string   `json:"start,omitempty"`      // the first landmark (river)
 	Faults      []string `json:"faults,omitempty"`     // offline, 503, stall, trickle
 	FaultStart  string   `json:"faultStart,omitempty"` // where each fault's walk starts (holtburg)
-	FaultJump   string   `json:"faultJump,omitempty"`  // where it jumps a second into the fault (desert)
+	FaultJump   string   `json:"faultJump,omitempty"`  // where it jumps a second into the fault (coast)
 	HealTimeout float64  `json:"healTimeout,omitempty"`
 	Seed        uint32   `json:"seed"`
 	// BrowserCache keeps Chromium's HTTP cache on; off (the default) the

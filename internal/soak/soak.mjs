@@ -281,7 +281,7 @@ function rendererMemory() {
 
 // faultCase: a fresh page at holtburg and a walk east; the fault starts 2 s
 // into the walk, a second later the player jumps to a far landmark the page
-// has not loaded (plan.faultJump, the desert) and walks on, and the walk
+// has not loaded (plan.faultJump, the coast: surf and gulls, waves of its own) and walks on, and the walk
 // stops when the fault ends, where the player then stands. Measured: what
 // the page says while it lasts (the load pill and the error area), whether
 // what was playing goes on (voices and RMS at the destination), and how
@@ -309,7 +309,7 @@ async function faultCase(kind) {
   // seconds): a jump to a far landmark, and the walk goes on from there.
   await sleep(1000);
   await page.keyboard.up("KeyD");
-  await page.click(`#landmarks button[data-name="${plan.faultJump || "desert"}"]`);
+  await page.click(`#landmarks button[data-name="${plan.faultJump || "coast"}"]`);
   await page.focus("#map");
   await page.keyboard.down("KeyD");
   // While it lasts: what the page says, and what is heard.
