@@ -143,12 +143,18 @@ export interface Loading {
 
 /** A bad network, as state().loading.trouble reports it. */
 export interface Trouble {
-  /** "no-answer": offline or the server unreachable; "status": it answered `status` (429, 5xx); "stalled": an answer stopped coming; "damaged": answers that did not verify. */
-  reason: "no-answer" | "status" | "stalled" | "damaged";
+  /**
+   * "no-answer": offline or the server unreachable; "status": it answered `status` (429, 5xx);
+   * "stalled": an answer stopped coming; "damaged": answers that did not verify; "slow": nothing
+   * failed, but records have been on their way for 5 s at under 16 KiB/s (`rate`).
+   */
+  reason: "no-answer" | "status" | "stalled" | "damaged" | "slow";
   status?: number;
   /** What the server asked to wait (Retry-After), seconds. */
   retryAfter?: number;
-  /** Seconds until the next ask. */
+  /** "slow": body bytes a second received over the last 5 s. */
+  rate?: number;
+  /** Seconds until the next ask (0: now, or "slow"). */
   retryIn: number;
   /** Seconds it has lasted. */
   for: number;
@@ -254,8 +260,8 @@ export interface AmbientError extends Error {
   id?: Hex;
   /** The landblock 0xXXYYFFFF: "missing-landblock". */
   landblock?: Hex;
-  /** "network": what failed (as Trouble.reason), and the status a server answered. */
-  reason?: Trouble["reason"];
+  /** "network": what failed (as Trouble.reason, never "slow"), and the status a server answered. */
+  reason?: Exclude<Trouble["reason"], "slow">;
   status?: number;
 }
 
