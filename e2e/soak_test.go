@@ -45,7 +45,7 @@ func runSoak(t *testing.T, plan soak.Plan) (*soak.Result, *soak.Parsed) {
 
 // TestPageSoakShort is bench/soak's session for two minutes: WASD walks, a
 // landmark jump every 20 s (a return to the first at the fourth), a switch
-// to the export on another origin at 90 s, volume and enable toggles. After
+// to the export on another origin at 100 s, volume and enable toggles. After
 // every jump the page's instances are gather's there; the return fetches
 // nothing over the network (the page kept what it decoded); the console
 // stays clean; sound reaches the destination to the end; and of the two
@@ -54,7 +54,7 @@ func TestPageSoakShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two minutes in the browser")
 	}
-	res, p := runSoak(t, soak.Plan{Seconds: 120, JumpEvery: 20, SwitchEvery: 90, SampleEvery: 20,
+	res, p := runSoak(t, soak.Plan{Seconds: 120, JumpEvery: 20, SwitchEvery: 100, SampleEvery: 20,
 		VolumeEvery: 15, EnableEvery: 50, Seed: 1})
 	s := p.Summarize(res)
 	if s.End == nil {

@@ -57,7 +57,8 @@ type Options struct {
 	EventLog int
 	// Listing, if set, is asked once, in the background, at New: the ids of
 	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
-	// it answers, a landblock it does not name is never asked for. A failure
+	// it answers, a landblock it does not name is never asked for; until then
+	// (up to datfetch.ListingWait) landblocks wait for it. A failure
 	// (ErrNotFound: the source keeps no listing) is no problem: each missing
 	// landblock is then asked for once.
 	Listing func(context.Context) ([]uint32, error)
@@ -126,9 +127,12 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
 	if opt.Listing != nil {
+		land.ExpectListing() // the first landblocks wait for it (no 404 for one it would not name)
 		go func() {
 			if ids, err := opt.Listing(ctx); err == nil {
 				land.SetListing(ids)
+			} else {
+				land.NoListing()
 			}
 		}()
 	}
