@@ -73,6 +73,7 @@ export class AmbientAudio {
     this._api = api;
     this._where = where;
     this._ctx = null;
+    this._onCtxState = null; // its statechange listener, removed at dispose
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set() };
     this._lastState = null;
     this._loadingKey = "";
@@ -92,19 +93,15 @@ export class AmbientAudio {
   async start() {
     this._live();
     const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
-    let made = null;
-    if (!this._ctx && Native) {
-      // The Go side's oto creates the AudioContext inside this call; note
-      // which one, to report its state.
-      globalThis.AudioContext = class extends Native {
-        constructor(o) { super(o); made = this; }
-      };
-    }
+    const box = { made: null };
+    // The Go side's oto creates the AudioContext inside this call; note
+    // which one, to report its state.
+    if (!this._ctx && Native) globalThis.AudioContext = contextSpy(Native, box);
     try { this._call("start"); } finally { if (Native) globalThis.AudioContext = Native; }
-    if (made) {
-      this._ctx = made;
-      // dispose() closes the context, which fires one more statechange.
-      made.addEventListener("statechange", () => { if (!this._disposed) this._emit("state", this.state()); });
+    if (box.made) {
+      this._ctx = box.made;
+      this._onCtxState = () => { if (!this._disposed) this._emit("state", this.state()); };
+      this._ctx.addEventListener("statechange", this._onCtxState);
     }
     const ctx = this._ctx;
     if (ctx && ctx.state !== "running") {
@@ -198,7 +195,13 @@ export class AmbientAudio {
     this._api.dispose();
     clearInterval(this._timer);
     if (this._online) globalThis.removeEventListener?.("online", this._online);
-    if (this._ctx) this._ctx.close().catch(() => {});
+    if (this._ctx) {
+      // Nothing of this instance stays on the context: whatever keeps a
+      // closed context alive (a page's own worklet on it) must not keep the
+      // instance and its wasm memory too.
+      this._ctx.removeEventListener("statechange", this._onCtxState);
+      this._ctx.close().catch(() => {});
+    }
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
   }
@@ -252,6 +255,16 @@ export class AmbientAudio {
       this._emit("state", st);
     }
   }
+}
+
+// contextSpy is a subclass of the AudioContext constructor Native that notes
+// the context made in box.made. It lives out here, not in a method, so
+// that the context's prototype chain (its constructor's closure) holds
+// nothing of the instance that made it.
+function contextSpy(Native, box) {
+  return class extends Native {
+    constructor(o) { super(o); box.made = this; }
+  };
 }
 
 // coded makes an AmbientError: an Error with a code (and, from extra, the
