@@ -209,6 +209,8 @@ export interface Info {
   bounds: { bx0: number; by0: number; bx1: number; by1: number };
   /** Whether the data is the built-in demo world. */
   demo: boolean;
+  /** The region's own name: "Dereth" in retail's dats, "Dereth (demo)" in the demo world's. */
+  region: string;
 }
 
 /** One landblock as a map draws it. Cells are x-major: index 8·cx + cy. */

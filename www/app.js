@@ -8,6 +8,7 @@ import { blockOf, hexId, landblockId, posText } from "./geo.js";
 import { MapCanvas } from "./page/mapcanvas.js";
 import { Movement } from "./page/movement.js";
 import { Panel } from "./page/panel.js";
+import { LinkButton, spotLink } from "./page/share.js";
 import { SourcePicker, missingLandblock, moveFailure, networkWords, noCells, sourceName, troubleWords } from "./page/source.js";
 import { TileStore } from "./page/tiles.js";
 
@@ -24,6 +25,7 @@ startPage().catch((e) => {
 
 async function startPage() {
   let amb = null; // the instance playing, once loaded
+  let current = null; // the source of the latest connect()
   let st = null; // its latest state()
   let generation = 0; // which connect() is current
   let audioWanted = false; // the user started the audio once
@@ -62,6 +64,7 @@ async function startPage() {
     onFrame: (dt) => movement.walk(dt),
   });
   const source = new SourcePicker({ onChoose: (src) => connect(src, true) });
+  new LinkButton({ link: () => (amb && movement.player ? spotLink(location.href, movement.player, current, source.home) : null) });
 
   const vol = input("volume"), enabled = input("enabled");
   vol.addEventListener("input", () => {
@@ -97,8 +100,8 @@ async function startPage() {
     canvas.focus();
   }
 
-  function fail(msg) {
-    source.failed(msg);
+  function fail(msg, src) {
+    source.failed(msg, src);
     panel.noData();
   }
 
@@ -107,6 +110,7 @@ async function startPage() {
   // and the URL so a link shares it).
   async function connect(src, remember) {
     const my = ++generation;
+    current = src;
     if (amb) { amb.dispose(); amb = null; window.ambient = null; }
     st = null; block = undefined;
     tiles.attach(null); movement.attach(null);
@@ -121,7 +125,7 @@ async function startPage() {
     } catch (e) {
       if (my !== generation) return;
       console.warn(e);
-      return fail(source.explain(e, src));
+      return fail(source.explain(e, src), src);
     }
     if (my !== generation) { a.dispose(); return; }
     amb = a;
@@ -146,7 +150,7 @@ async function startPage() {
       });
     } catch (e) {
       if (my !== generation) return;
-      return fail(moveFailure(e, src));
+      return fail(moveFailure(e, src), src);
     }
     if (my !== generation) return;
     // The region loaded; a source without cell records answers 404 for every
