@@ -46,8 +46,9 @@ export function hexId(id) {
 /**
  * Binds map to amb and returns unbind(). Options:
  *   follow     "cursor" (default): the listener is under the mouse (a tap
- *              on a touch screen); "click": a draggable marker set by
- *              clicking; "center": the map's centre.
+ *              on a touch screen), but stays put while the mouse is over
+ *              one of the map's controls; "click": a draggable marker set
+ *              by clicking; "center": the map's centre.
  *   throttleMs the least time between two listener moves (default 100).
  *   overlay    draw the 3×3 landblock ring and the contributing cells of
  *              the engine's last rebuild as Leaflet layers (default false).
@@ -107,7 +108,7 @@ export function bindLeaflet(map, amb, opts = {}) {
   const handlers = {};
   let marker = null;
   if (follow === "cursor") {
-    handlers.mousemove = (e) => moveTo(e.latlng, false);
+    handlers.mousemove = (e) => { if (!overControl(e)) moveTo(e.latlng, false); };
     handlers.click = (e) => moveTo(e.latlng, true); // touch screens have no hover
   } else if (follow === "click") {
     handlers.click = (e) => {
@@ -144,6 +145,15 @@ export function bindLeaflet(map, amb, opts = {}) {
     overlay?.remove();
   }
   return unbind;
+}
+
+// overControl tells a pointer move over a control in the map's corners (the
+// zoom buttons, a start button, a host's own) from one over the map: Leaflet
+// reports both as map mousemoves, with the latlng under the pointer, but the
+// user is aiming at the control, so the listener stays where it was.
+function overControl(e) {
+  const t = e.originalEvent && e.originalEvent.target;
+  return !!(t && typeof t.closest === "function" && t.closest(".leaflet-control"));
 }
 
 // drawOverlay keeps a layer group showing the engine's last rebuild: the

@@ -1,0 +1,194 @@
+package e2e
+
+// The userscript on a map of the community's shape (issue 17): a CRS that
+// is a copy of L.CRS.Simple with its own pixel scale, a full-height
+// transparent sidebar laid over the map's left edge, and a second map in
+// another CRS (an inset) the script must leave alone with one line saying
+// so.
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"acambient/core/world"
+)
+
+// rmAtlasPage is a map of Dereth as the community's map builds it: Leaflet
+// as the page's global from a classic script, a CRS copied from
+// L.CRS.Simple with 1 px per 16 m at zoom 0 and y counted from the north
+// edge, a sidebar over the left 320 px that takes the pointer (transparent
+// but for its card), and an inset map in Leaflet's default CRS.
+const rmAtlasPage = `<!doctype html>
+<meta charset="utf-8"><title>a map of Dereth, as the community's</title>
+<link rel="stylesheet" href="https://unpkg.com/leaflet@1.9.4/dist/leaflet.css">
+<script src="https://unpkg.com/leaflet@1.9.4/dist/leaflet.js"></script>
+<style>
+  html, body, #map { height: 100%; margin: 0 }
+  #sidebar { position: absolute; z-index: 1000; left: 0; top: 0; bottom: 0; width: 320px; background: transparent }
+  #sidebar .card { margin: 10px; padding: 8px; background: #fff; font: 13px system-ui }
+  #inset { position: absolute; z-index: 1000; right: 10px; top: 10px; width: 120px; height: 80px }
+</style>
+<div id="map"></div>
+<aside id="sidebar"><div class="card">Dereth</div></aside>
+<div id="inset"></div>
+<script>
+  var inset = L.map("inset", { zoomControl: false, attributionControl: false }).setView([0, 0], 1);
+  var crs = L.extend({}, L.CRS.Simple, { transformation: new L.Transformation(1 / 16, 0, -1 / 16, 48960 / 16) });
+  var themap = L.map("map", { crs: crs, minZoom: -4, maxZoom: 8 }).setView([34656, 32544], 2);
+  L.rectangle([[0, 0], [48960, 48960]], { fill: false }).addTo(themap);
+</script>
+`
+
+// TestUserscriptCommunityMap: on rmAtlasPage the userscript binds the map
+// in the CRS copy (and says why it skips the inset); asked for the
+// bottom-left corner, which the sidebar covers, it moves its button where
+// a real mouse click at the button's centre starts the audio; at every
+// point of a grid over the demo world the listener's cell is the cell the
+// map shows under the mouse; at the river and the desert the instances are
+// gather's and sound plays; pointer moves over the button never move the
+// listener.
+func TestUserscriptCommunityMap(t *testing.T) {
+	datURL, pageURL := lfServers(t, map[string]string{"atlas.html": rmAtlasPage})
+	us, err := os.ReadFile(filepath.Join(lfWWW, "ambient.user.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf("window.acAmbientConfig = { server: %q, corner: \"bottomleft\" };", datURL)
+	b := lfOpen(t, cfg, string(us))
+	b.do("goto", "url", pageURL+"/extra/atlas.html")
+	b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
+	var same bool
+	b.eval(&same, `window.acAmbient.map === window.themap`)
+	if !same {
+		t.Fatal("the userscript bound another map than the page's map of Dereth")
+	}
+	rmRecordSends(b, "window.acAmbient.amb")
+
+	// The button left the covered corner: what lies under its centre is the
+	// button, and a real click there starts the audio.
+	b.waitFor(`(() => { const r = document.querySelector(".ac-ambient-button").getBoundingClientRect();
+		return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest(".ac-ambient-button") !== null; })()`, 10*time.Second)
+	lfClickElement(b, ".ac-ambient-button")
+	b.waitFor(`document.querySelector(".ac-ambient-button").textContent.includes("on")`, 10*time.Second)
+
+	rmSweep(t, b, "window.acAmbient.amb", "window.acAmbient.map")
+	for _, s := range lfSpots {
+		lfHoverAndCheck(t, b, "window.acAmbient.amb", s)
+	}
+	rmControlMoves(t, b, "window.acAmbient.amb", ".ac-ambient-button", lfSpots[len(lfSpots)-1].cell)
+
+	logs := b.logs()
+	for _, want := range []string{
+		"info: ambient.user.js: not binding the map in div#inset.leaflet-container: its CRS is bounded",
+		"info: ambient.user.js: the button in the bottomleft corner is under aside#sidebar; moved it to bottomright",
+	} {
+		n := 0
+		for _, l := range logs {
+			if strings.HasPrefix(l, want) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d console lines %q, want 1; the page's log:\n%s", n, want, strings.Join(logs, "\n"))
+		}
+	}
+	lfNoErrorsIn(t, logs)
+}
+
+// rmRecordSends wraps amb.setPlayer to keep what the binding sends and
+// when (window.sent: {ns, ew, at}), as lfRecordSends with the page's time.
+func rmRecordSends(b *lfBrowser, amb string) {
+	b.eval(nil, `(() => { const a = `+amb+`, f = a.setPlayer;
+		window.sent = []; a.setPlayer = function (p) { window.sent.push({ ...p, at: performance.now() }); return f.apply(this, arguments); }; })()`)
+}
+
+// rmSweep shows the whole demo world east of the sidebar and moves the
+// mouse over a 7×7 grid across its landblocks: at each point the listener
+// comes to the land cell of the map position under the mouse, as the map
+// itself computes it (containerPointToLatLng at the pixel the mouse is on).
+func rmSweep(t *testing.T, b *lfBrowser, amb, mapExpr string) {
+	t.Helper()
+	const x0, y0, side = 0xA4 * world.BlockLength, 0xAF * world.BlockLength, 12 * world.BlockLength
+	// A quarter pixel a metre, the world's centre 165 px right of the map's.
+	var view struct{ PerMetre float64 }
+	b.eval(&view, fmt.Sprintf(`(() => { const m = %s, perMetre = Math.abs(m.project([0, 1], 0).x - m.project([0, 0], 0).x);
+		m.setView([%v, %v], Math.log2(0.25 / perMetre), { animate: false });
+		return { PerMetre: Math.abs(m.project([0, 1]).x - m.project([0, 0]).x) }; })()`, mapExpr, y0+side/2, x0+side/2+165*4))
+	if math.Abs(view.PerMetre-0.25) > 1e-9 {
+		t.Fatalf("the sweep's view has %v px a metre, want 0.25", view.PerMetre)
+	}
+	checked := 0
+	for i := 0; i < 7; i++ {
+		for j := 0; j < 7; j++ {
+			X := x0 + side*(0.05+0.9*float64(i)/6)
+			Y := y0 + side*(0.05+0.9*float64(j)/6)
+			var at struct{ X, Y, Lat, Lng float64 }
+			b.eval(&at, fmt.Sprintf(`(() => { const m = %s, r = m.getContainer().getBoundingClientRect();
+				const p = m.latLngToContainerPoint([%v, %v]).round(), ll = m.containerPointToLatLng(p);
+				return { X: r.x + p.x, Y: r.y + p.y, Lat: ll.lat, Lng: ll.lng }; })()`, mapExpr, Y, X))
+			hovered, err := world.FromGlobal(at.Lng, at.Lat, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.do("move", "x", at.X, "y", at.Y)
+			if err := b.call(nil, lfCmd("waitFor", []any{"expr", rmCellIs(amb, hovered.ObjCellID), "timeoutMs", 30000})); err != nil {
+				var got any
+				b.eval(&got, amb+`.state().player`)
+				t.Fatalf("mouse at (%v, %v) px over (%.2f, %.2f) m, the map's cell 0x%08X: the listener stays at %v", at.X, at.Y, at.Lng, at.Lat, hovered.ObjCellID, got)
+			}
+			checked++
+		}
+	}
+	t.Logf("sweep: the listener's cell was the hovered cell at all %d points", checked)
+}
+
+// rmControlMoves: with the listener in cell and the throttle's window
+// past (so a move to another cell would be sent at once, inside the event),
+// mouse moves onto and across the control send nothing and leave the
+// listener where it is, although Leaflet reports them as map mousemoves
+// over other cells; moving back onto the map moves it again.
+func rmControlMoves(t *testing.T, b *lfBrowser, amb, control string, cell uint32) {
+	t.Helper()
+	b.waitFor(rmCellIs(amb, cell), 30*time.Second)
+	b.waitFor(`window.sent.length > 0 && performance.now() - window.sent[window.sent.length - 1].at > 250`, 10*time.Second)
+	b.eval(nil, `window.seen = 0; document.addEventListener("mousemove", () => { window.seen++; }, true)`)
+	var r struct{ X, Y, W float64 }
+	b.eval(&r, `(() => { const r = document.querySelector(`+lfJS(control)+`).getBoundingClientRect();
+		return { X: r.x + r.width / 2, Y: r.y + r.height / 2, W: r.width }; })()`)
+	n := lfSent(b)
+	for k, dx := range []float64{0, -r.W / 3, r.W / 3, 0} {
+		b.do("move", "x", r.X+dx, "y", r.Y) // one mousemove, at the point
+		b.waitFor(fmt.Sprintf(`window.seen >= %d`, k+1), 10*time.Second)
+		if m := lfSent(b); m != n {
+			var sent any
+			b.eval(&sent, `window.sent.slice(`+fmt.Sprint(n)+`)`)
+			t.Fatalf("a pointer move over the control sent the listener away: %v", sent)
+		}
+	}
+	var id any
+	b.eval(&id, amb+`.state().player.objcellId`)
+	if lfID(id) != cell {
+		t.Fatalf("after moves over the control the listener is in %v, want 0x%08X", id, cell)
+	}
+	// Back on the map, 100 px left of the control: it follows again.
+	var back struct{ Lat, Lng float64 }
+	b.eval(&back, fmt.Sprintf(`(() => { const m = window.acAmbient.map, r = m.getContainer().getBoundingClientRect();
+		const ll = m.containerPointToLatLng([%v - r.x, %v - r.y]); return { Lat: ll.lat, Lng: ll.lng }; })()`, r.X-r.W/2-100, r.Y))
+	p, err := world.FromGlobal(back.Lng, back.Lat, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.do("move", "x", r.X-r.W/2-100, "y", r.Y)
+	b.waitFor(rmCellIs(amb, p.ObjCellID), 30*time.Second)
+}
+
+// rmCellIs is a page expression: amb's listener is in cell.
+func rmCellIs(amb string, cell uint32) string {
+	return fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
+		return id !== undefined && id !== null && (typeof id === "number" ? id >>> 0 : parseInt(id, 16)) === %d; })()`, amb, cell)
+}
