@@ -84,7 +84,7 @@ func TestUserscriptCommunityMap(t *testing.T) {
 
 	logs := b.logs()
 	for _, want := range []string{
-		"info: ambient.user.js: not binding the map in div#inset.leaflet-container: its CRS is bounded",
+		"info: ambient.user.js: not binding the map in div#inset: its CRS is bounded",
 		"info: ambient.user.js: the button in the bottomleft corner is under aside#sidebar; moved it to bottomright",
 	} {
 		n := 0
@@ -118,7 +118,7 @@ func rmSweep(t *testing.T, b *lfBrowser, amb, mapExpr string) {
 	var view struct{ PerMetre float64 }
 	b.eval(&view, fmt.Sprintf(`(() => { const m = %s, perMetre = Math.abs(m.project([0, 1], 0).x - m.project([0, 0], 0).x);
 		m.setView([%v, %v], Math.log2(0.25 / perMetre), { animate: false });
-		return { PerMetre: Math.abs(m.project([0, 1]).x - m.project([0, 0]).x) }; })()`, mapExpr, y0+side/2, x0+side/2+165*4))
+		return { PerMetre: Math.abs(m.project([0, 1]).x - m.project([0, 0]).x) }; })()`, mapExpr, y0+side/2, x0+side/2-165*4))
 	if math.Abs(view.PerMetre-0.25) > 1e-9 {
 		t.Fatalf("the sweep's view has %v px a metre, want 0.25", view.PerMetre)
 	}

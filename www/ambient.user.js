@@ -210,10 +210,10 @@
     return el && !button.contains(el) ? el : null;
   }
 
-  // describe names an element for a console line: tag#id.class.
+  // describe names an element for a console line: tag#id, else tag.class.
   function describe(el) {
     if (!el || !el.tagName) return "an unknown element";
-    const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/).filter(Boolean).slice(0, 2) : [];
-    return el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + cls.map((c) => "." + c).join("");
+    const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/)[0] : "";
+    return el.tagName.toLowerCase() + (el.id ? "#" + el.id : cls ? "." + cls : "");
   }
 })();
