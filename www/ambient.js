@@ -7,8 +7,6 @@
 //   button.onclick = () => amb.start();
 //   amb.setPlayer("0xA9B4001F/72,144,22.2");
 
-const here = new URL(".", import.meta.url);
-
 // How often the page asks the Go side for its events (ms). Plays are
 // reported a little after they start; the audio itself is not affected.
 const POLL_MS = 100;
@@ -28,10 +26,15 @@ export class AmbientAudio {
       : base(acdat ? "dats/portal/files/" : "files/");
     const cell = opts.cell ? new URL(opts.cell, document.baseURI).href
       : base(acdat ? "dats/cell/files/" : "cell/files/");
-    const wasmURL = new URL(opts.wasm ?? "ambient.wasm", opts.wasm ? document.baseURI : here).href;
+    // The wasm and Go's glue beside this module are named in the literal
+    // forms bundlers follow (Vite, webpack 5, Rollup): they copy both files
+    // into the build and point these at the copies, on any route of the app.
+    const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
+      : new URL("./ambient.wasm", import.meta.url).href;
 
     if (typeof globalThis.Go !== "function") {
-      await import(new URL(opts.wasmExec ?? "wasm_exec.js", here).href);
+      if (opts.wasmExec) await import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(opts.wasmExec, import.meta.url).href);
+      else await import("./wasm_exec.js"); // a script that sets globalThis.Go; as a module it runs once
     }
     const go = new globalThis.Go();
     const cbName = `__acambient${++loads}_${Math.random().toString(36).slice(2)}`;
