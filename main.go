@@ -27,6 +27,7 @@ func commands() []command {
 		{"export", "write the static file tree of every record a client can ask for", cmdExport},
 		{"demo", "write the demo world as client_portal.dat and client_cell_1.dat", cmdDemo},
 		{"npm", "write the npm package acambient (-out DIR) for npm pack / npm publish", cmdNPM},
+		{"zones", "the sound-zone layer: zones.png and zones.json (-out DIR)", cmdZones},
 	}
 }
 
