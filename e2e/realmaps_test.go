@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,4 +192,51 @@ func rmControlMoves(t *testing.T, b *lfBrowser, amb, control string, cell uint32
 func rmCellIs(amb string, cell uint32) string {
 	return fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
 		return id !== undefined && id !== null && (typeof id === "number" ? id >>> 0 : parseInt(id, 16)) === %d; })()`, amb, cell)
+}
+
+// rmOptionsPage loads the module from the sound server but its wasm and
+// Go's glue from this page's own folder, by the wasm and wasmExec options
+// (which a bundled app no longer needs, but an app serving the two files
+// elsewhere does).
+const rmOptionsPage = `<!doctype html>
+<meta charset="utf-8"><title>wasm options</title>
+<script type="module">
+  const server = new URLSearchParams(location.search).get("server");
+  const { AmbientAudio } = await import(server + "/ambient.js");
+  window.ambient = await AmbientAudio.load({ server, wasm: "alt.wasm", wasmExec: new URL("glue.js", location.href).href });
+</script>
+`
+
+// TestEmbedWasmOptions: load() takes the wasm and the glue from where the
+// options say, and fetches neither beside the module.
+func TestEmbedWasmOptions(t *testing.T) {
+	www, _ := site(t)
+	wasm, err := os.ReadFile(filepath.Join(www, "ambient.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	glue, err := os.ReadFile(filepath.Join(www, "wasm_exec.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	datURL, pageURL := lfServers(t, map[string]string{"options.html": rmOptionsPage, "alt.wasm": string(wasm), "glue.js": string(glue)})
+	b := lfOpen(t)
+	b.do("goto", "url", pageURL+"/extra/options.html?server="+datURL)
+	b.waitFor(`window.ambient`, 60*time.Second)
+	var got []string
+	b.eval(&got, `performance.getEntriesByType("resource").map((e) => e.name).filter((u) => /\.(wasm|js)$/.test(u))`)
+	want := []string{datURL + "/ambient.js", pageURL + "/extra/alt.wasm", pageURL + "/extra/glue.js"}
+	for _, u := range want {
+		if !slices.Contains(got, u) {
+			t.Errorf("load did not fetch %s; it fetched %q", u, got)
+		}
+	}
+	for _, u := range got {
+		if strings.HasSuffix(u, "/ambient.wasm") || strings.HasSuffix(u, "/wasm_exec.js") {
+			t.Errorf("load fetched %s, which the options replace", u)
+		}
+	}
+	b.eval(nil, `ambient.setPlayer("0xA9B4001F/72,144,22.2")`)
+	b.waitFor(rmCellIs("window.ambient", 0xA9B4001F), 30*time.Second)
+	lfNoErrors(t, b)
 }
