@@ -28,10 +28,7 @@ const rmAtlasPage = `<!doctype html>
 <meta charset="utf-8"><title>a map of Dereth, as the community's</title>
 <link rel="stylesheet" href="https://unpkg.com/leaflet@1.9.4/dist/leaflet.css">
 <script src="https://unpkg.com/leaflet@1.9.4/dist/leaflet.js"></script>
-<style>
-  html, body, #map { height: 100%; margin: 0 }
-  #sidebar { position: absolute; z-index: 1000; left: 0; top: 0; bottom: 0; width: 320px; background: transparent }
-  #sidebar .card { margin: 10px; padding: 8px; background: #fff; font: 13px system-ui }
+<style>` + rmSidebarCSS + `
   #inset { position: absolute; z-index: 1000; right: 10px; top: 10px; width: 120px; height: 80px }
 </style>
 <div id="map"></div>
@@ -45,6 +42,13 @@ const rmAtlasPage = `<!doctype html>
 </script>
 `
 
+// rmSidebarCSS lays a full-height sidebar over the map's left 320 px that
+// is transparent but for its card, and takes the pointer all the same.
+const rmSidebarCSS = `
+  html, body, #map { height: 100%; margin: 0 }
+  #sidebar { position: absolute; z-index: 1000; left: 0; top: 0; bottom: 0; width: 320px; background: transparent }
+  #sidebar .card { margin: 10px; padding: 8px; background: #fff; font: 13px system-ui }`
+
 // TestUserscriptCommunityMap: on rmAtlasPage the userscript binds the map
 // in the CRS copy (and says why it skips the inset); asked for the
 // bottom-left corner, which the sidebar covers, it moves its button where
@@ -55,12 +59,8 @@ const rmAtlasPage = `<!doctype html>
 // listener.
 func TestUserscriptCommunityMap(t *testing.T) {
 	datURL, pageURL := lfServers(t, map[string]string{"atlas.html": rmAtlasPage})
-	us, err := os.ReadFile(filepath.Join(lfWWW, "ambient.user.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := fmt.Sprintf("window.acAmbientConfig = { server: %q, corner: \"bottomleft\" };", datURL)
-	b := lfOpen(t, cfg, string(us))
+	b := lfOpen(t, cfg, rmUserscript(t))
 	b.do("goto", "url", pageURL+"/extra/atlas.html")
 	b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
 	var same bool
@@ -74,13 +74,9 @@ func TestUserscriptCommunityMap(t *testing.T) {
 	// button, and a real click there starts the audio.
 	b.waitFor(`(() => { const r = document.querySelector(".ac-ambient-button").getBoundingClientRect();
 		return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest(".ac-ambient-button") !== null; })()`, 10*time.Second)
-	lfClickElement(b, ".ac-ambient-button")
-	b.waitFor(`document.querySelector(".ac-ambient-button").textContent.includes("on")`, 10*time.Second)
-
-	rmSweep(t, b, "window.acAmbient.amb", "window.acAmbient.map")
-	for _, s := range lfSpots {
-		lfHoverAndCheck(t, b, "window.acAmbient.amb", s)
-	}
+	rmPlay(t, b, "window.acAmbient.amb", ".ac-ambient-button", "on", func() {
+		rmSweep(t, b, "window.acAmbient.amb", "window.acAmbient.map")
+	})
 	rmControlMoves(t, b, "window.acAmbient.amb", ".ac-ambient-button", lfSpots[len(lfSpots)-1].cell)
 
 	logs := b.logs()
@@ -99,6 +95,32 @@ func TestUserscriptCommunityMap(t *testing.T) {
 		}
 	}
 	lfNoErrorsIn(t, logs)
+}
+
+// rmUserscript is ambient.user.js's source.
+func rmUserscript(t *testing.T) string {
+	t.Helper()
+	us, err := os.ReadFile(filepath.Join(lfWWW, "ambient.user.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(us)
+}
+
+// rmPlay starts the audio with a real mouse click at the centre of the
+// start control, waits for it to say so (its text holds playing), runs
+// then (nil: nothing), and hovers the river and the desert as the plain
+// example's test does (lfHoverAndCheck).
+func rmPlay(t *testing.T, b *lfBrowser, amb, control, playing string, then func()) {
+	t.Helper()
+	lfClickElement(b, control)
+	b.waitFor(`document.querySelector(`+lfJS(control)+`).textContent.includes(`+lfJS(playing)+`)`, 10*time.Second)
+	if then != nil {
+		then()
+	}
+	for _, s := range lfSpots {
+		lfHoverAndCheck(t, b, amb, s)
+	}
 }
 
 // rmRecordSends wraps amb.setPlayer to keep what the binding sends and

@@ -46,10 +46,7 @@ var viteApp = map[string]string{
 <title>Dereth</title>
 <link rel="stylesheet" href="/leaflet/leaflet.css">
 <script src="/leaflet/leaflet.js"></script>
-<style>
-  html, body, #map { height: 100%; margin: 0 }
-  #sidebar { position: absolute; z-index: 1000; left: 0; top: 0; bottom: 0; width: 320px; background: transparent }
-  #sidebar .card { margin: 10px; padding: 8px; background: #fff; font: 13px system-ui }
+<style>` + rmSidebarCSS + `
 </style>
 </head>
 <body>
@@ -179,11 +176,7 @@ func TestEmbedViteApp(t *testing.T) {
 		t.Errorf("the deep route's view is (%v, %v), want (%v, %v): the app did not get its route", centre.Lat, centre.Lng, Y, X)
 	}
 	lfRecordSends(b, "window.ambient")
-	lfClickElement(b, "#start")
-	b.waitFor(`document.getElementById("start").textContent.includes("playing")`, 10*time.Second)
-	for _, s := range lfSpots {
-		lfHoverAndCheck(t, b, "window.ambient", s)
-	}
+	rmPlay(t, b, "window.ambient", "#start", "playing", nil)
 	lfNoErrors(t, b)
 	hostMu.Lock()
 	wasmFrom := ""
@@ -198,12 +191,8 @@ func TestEmbedViteApp(t *testing.T) {
 	}
 
 	// 2. The same app knowing nothing of ambience, with the userscript.
-	us, err := os.ReadFile(filepath.Join(lfWWW, "ambient.user.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	b.do("initScript", "source", fmt.Sprintf("window.acAmbientConfig = { server: %q };", dat.URL))
-	b.do("initScript", "source", string(us))
+	b.do("initScript", "source", rmUserscript(t))
 	b.do("goto", "url", host.URL+viteRoute+"?plain")
 	b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
 	var same bool
@@ -212,11 +201,7 @@ func TestEmbedViteApp(t *testing.T) {
 		t.Fatal("the userscript did not bind the app's map, or the app bound its own")
 	}
 	lfRecordSends(b, "window.acAmbient.amb")
-	lfClickElement(b, ".ac-ambient-button")
-	b.waitFor(`document.querySelector(".ac-ambient-button").textContent.includes("on")`, 10*time.Second)
-	for _, s := range lfSpots {
-		lfHoverAndCheck(t, b, "window.acAmbient.amb", s)
-	}
+	rmPlay(t, b, "window.acAmbient.amb", ".ac-ambient-button", "on", nil)
 	lfNoErrors(t, b)
 }
 
