@@ -144,9 +144,21 @@
     const amb = await AmbientAudio.load({ server });
     const unbind = bindLeaflet(map, amb, { follow: config.follow, overlay: config.overlay, L });
     window.acAmbient = { amb, map, unbind };
-    let on = false;
+    let on = false, off = null;
+    // The button says what is heard: off the data (a landblock the server
+    // lacks) the listener is nowhere and its sound has faded out.
+    const render = () => {
+      button.textContent = off ? `${on ? "♪" : "▶"} no data here` : on ? "♪ ambient on" : "▶ ambient sound";
+      button.title = off ? `no ambient data here: the server has no landblock ${off.landblock}` : "";
+    };
+    amb.on("state", (st) => {
+      if ((st.offData && st.offData.landblock) !== (off && off.landblock)) {
+        off = st.offData || null;
+        render();
+      }
+    });
     button.disabled = false;
-    button.textContent = "▶ ambient sound";
+    render();
     button.onclick = async (e) => {
       L.DomEvent.stop(e);
       if (!on && !button.dataset.started) {
@@ -156,7 +168,7 @@
         amb.setEnabled(!on);
       }
       on = !on;
-      button.textContent = on ? "♪ ambient on" : "▶ ambient sound";
+      render();
     };
   }
 

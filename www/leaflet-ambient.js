@@ -55,7 +55,11 @@ export function hexId(id) {
  *   L          the Leaflet namespace, when it is not the global `L`
  *              (needed for "click" and overlay only).
  *   onMove     called with cellAt()'s object each time the listener moves.
- *   onError    called when setPlayer fails (default: console.warn).
+ *   onNoData   called with cellAt()'s object and the error when the point
+ *              lies on a landblock the source does not have: the listener
+ *              is nowhere there and its sound fades out (the module does
+ *              that); not an error, so onError does not hear of it.
+ *   onError    called when setPlayer fails otherwise (default: console.warn).
  */
 export function bindLeaflet(map, amb, opts = {}) {
   const follow = opts.follow ?? "cursor";
@@ -83,11 +87,13 @@ export function bindLeaflet(map, amb, opts = {}) {
     sent = p;
     lastSend = performance.now();
     // setPlayer may answer with a promise (ambient.js does): a failure is
-    // reported, not left unhandled, and does not stop the binding.
+    // reported, not left unhandled, and does not stop the binding. Off the
+    // data is no failure: the map just reaches past the records.
+    const failed = (e) => (e && e.code === "missing-landblock" ? opts.onNoData?.(p, e) : onError(e));
     try {
-      Promise.resolve(amb.setPlayer({ ns: p.ns, ew: p.ew })).catch(onError);
+      Promise.resolve(amb.setPlayer({ ns: p.ns, ew: p.ew })).catch(failed);
     } catch (e) {
-      onError(e);
+      failed(e);
     }
     opts.onMove?.(p);
   };
@@ -159,8 +165,9 @@ function overControl(e) {
 // drawOverlay keeps a layer group showing the engine's last rebuild: the
 // 3×3 ring of landblocks it read (LScape::add_ambient_sounds), the
 // listener's cell, and each contributing cell shaded by its weight (the
-// state's `cells`, when the module lists them). It follows the engine's
-// "state" events, not the cursor, so it shows what is heard.
+// state's `cells`, when the module lists them); off the data, the landblock
+// the source lacks, labelled so. It follows the engine's "state" events,
+// not the cursor, so it shows what is heard.
 function drawOverlay(map, amb, Lf) {
   const group = Lf.layerGroup().addTo(map);
   let lastKey = "";
@@ -168,10 +175,21 @@ function drawOverlay(map, amb, Lf) {
     const st = amb.state?.();
     const id = st?.player?.objcellId;
     const cells = st?.cells ?? [];
-    const key = id + ":" + cells.length + ":" + (st?.totalSoundCount ?? 0);
+    const off = st?.offData?.landblock;
+    const key = id + ":" + cells.length + ":" + (st?.totalSoundCount ?? 0) + ":" + off;
     if (key === lastKey) return;
     lastKey = key;
     group.clearLayers();
+    if (off) {
+      // The listener is nowhere: show the landblock the source lacks instead.
+      const n = typeof off === "string" ? parseInt(off, 16) : off;
+      const bx = (n >>> 24) & 0xff, by = (n >>> 16) & 0xff;
+      Lf.rectangle([[by * BLOCK, bx * BLOCK], [(by + 1) * BLOCK, (bx + 1) * BLOCK]],
+        { color: "#9ca3af", weight: 1, dashArray: "4 4", fillColor: "#6b7280", fillOpacity: 0.25, interactive: false, className: "ac-nodata" })
+        .bindTooltip("no ambient data here", { permanent: true, direction: "center", className: "ac-nodata-label" })
+        .addTo(group);
+      return;
+    }
     if (id === undefined || id === null) return;
     const n = typeof id === "string" ? parseInt(id, 16) : id;
     const bx = (n >>> 24) & 0xff, by = (n >>> 16) & 0xff;
