@@ -9,6 +9,7 @@ package e2e
 import (
 	"fmt"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,8 @@ import (
 	"time"
 
 	"acambient/core/world"
+	"acambient/datfetch"
+	"acambient/server"
 )
 
 // rmAtlasPage is a map of Dereth as the community's map builds it: Leaflet
@@ -261,4 +264,160 @@ func TestEmbedWasmOptions(t *testing.T) {
 	b.eval(nil, `ambient.setPlayer("0xA9B4001F/72,144,22.2")`)
 	b.waitFor(rmCellIs("window.ambient", 0xA9B4001F), 30*time.Second)
 	lfNoErrors(t, b)
+}
+
+// TestLeafletOffData: the demo world inside a map of all Dereth. From the
+// river the mouse goes west past the world's edge onto landblocks the
+// source lacks: the listener is nowhere (state().offData names the
+// landblock), its sound fades to silence, the overlay (the example) or the
+// button (the userscript) says there is no data here, each missing
+// landblock is asked for at most once (never, when the source lists its
+// landblocks), and no move logs a warning; back at the river the sound
+// returns, with gather's instances.
+func TestLeafletOffData(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		listing bool   // the source answers landblocks.txt
+		page    string // "example" (overlay) or "userscript" (the button)
+	}{
+		{"example, listing", true, "example"},
+		{"userscript, no listing", false, "userscript"},
+	} {
+		t.Run(c.name, func(t *testing.T) { rmOffData(t, c.listing, c.page) })
+	}
+}
+
+func rmOffData(t *testing.T, listing bool, page string) {
+	need(t)
+	www, w := site(t)
+	var log reqLog
+	var sound http.Handler = server.New(server.Options{
+		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+	})
+	if !listing {
+		inner := sound
+		sound = http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/landblocks.txt") {
+				rw.Header().Set("Access-Control-Allow-Origin", "*")
+				http.NotFound(rw, r) // a source that keeps no listing
+				return
+			}
+			inner.ServeHTTP(rw, r)
+		})
+	}
+	datURL, pageURL := lfServersWith(t, www, log.wrap(sound), map[string]string{"plain.html": lfPlainPage})
+
+	var b *lfBrowser
+	amb, mapExpr := "window.ambient", "window.map"
+	if page == "example" {
+		b = lfOpen(t)
+		b.do("goto", "url", pageURL+"/embed-example.html?overlay&server="+datURL)
+		b.waitFor(`window.ambient && window.map`, 60*time.Second)
+		lfRecordSends(b, amb)
+		lfClickElement(b, "#start")
+		b.waitFor(`document.getElementById("start").textContent.includes("playing")`, 10*time.Second)
+	} else {
+		b = lfOpen(t, fmt.Sprintf("window.acAmbientConfig = { server: %q };", datURL), rmUserscript(t))
+		b.do("goto", "url", pageURL+"/extra/plain.html")
+		b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
+		amb, mapExpr = "window.acAmbient.amb", "window.acAmbient.map"
+		lfRecordSends(b, amb)
+		lfClickElement(b, ".ac-ambient-button")
+		b.waitFor(`document.querySelector(".ac-ambient-button").textContent.includes("on")`, 10*time.Second)
+	}
+	river := lfSpots[0]
+	lfHoverAndCheck(t, b, amb, river)
+
+	// A quarter pixel a metre, the river 100 px right of the map's centre:
+	// the world's west edge (bx 0xA4) and the landblocks past it in view.
+	b.eval(nil, fmt.Sprintf(`(() => { const m = %s, perMetre = Math.abs(m.project([0, 1], 0).x - m.project([0, 0], 0).x);
+		m.setView([%v, %v], Math.log2(0.25 / perMetre), { animate: false }); })()`, mapExpr, river.Y, river.X-400))
+	at := func(X, Y float64) (px struct{ X, Y float64 }) {
+		b.eval(&px, fmt.Sprintf(`(() => { const m = %s, r = m.getContainer().getBoundingClientRect();
+			const p = m.latLngToContainerPoint([%v, %v]); return { X: r.x + p.x, Y: r.y + p.y }; })()`, mapExpr, Y, X))
+		return px
+	}
+	p := at(river.X, river.Y)
+	b.do("move", "x", p.X, "y", p.Y)
+	b.waitFor(rmCellIs(amb, river.cell), 30*time.Second)
+	b.waitFor(`window.probe.rms() > 1e-4`, 15*time.Second)
+	b.logs() // what came before is the plain example's, checked there
+
+	// West onto 0xA3B5 (the world's land starts at 0xA4), through six of its
+	// cells, then onto 0xA2B5: two landblocks the source lacks.
+	const missingA, missingB = 0xA3B5FFFF, 0xA2B5FFFF
+	by := float64(0xB5 * world.BlockLength)
+	var path [][2]float64
+	for _, cx := range []float64{1, 2, 3, 5, 6, 7} {
+		path = append(path, [2]float64{0xA3*world.BlockLength + 24*cx + 12, by + 24*float64(int(cx)%8) + 12})
+	}
+	path = append(path, [2]float64{0xA2*world.BlockLength + 100, by + 100})
+	for i, pt := range path {
+		q := at(pt[0], pt[1])
+		b.do("move", "x", q.X, "y", q.Y, "steps", 4)
+		want := uint32(missingA)
+		if i == len(path)-1 {
+			want = missingB
+		}
+		b.waitFor(fmt.Sprintf(`(() => { const o = %s.state().offData; return !!o && parseInt(o.landblock, 16) === %d; })()`, amb, want), 30*time.Second)
+	}
+	// Nowhere: the sound has faded to silence, and the page says so.
+	b.waitFor(`window.probe.rms() < 1e-6`, 15*time.Second)
+	if page == "example" {
+		b.waitFor(`(() => { const l = document.querySelector(".ac-nodata-label");
+			return !!l && l.textContent === "no ambient data here" && document.querySelectorAll("path.ac-nodata").length === 1
+				&& document.querySelectorAll("path.ac-ring, path.ac-player").length === 0; })()`, 10*time.Second)
+		b.waitFor(`document.getElementById("where").textContent.endsWith("no ambient data here")`, 10*time.Second)
+	} else {
+		b.waitFor(`document.querySelector(".ac-ambient-button").textContent === "♪ no data here"`, 10*time.Second)
+	}
+	offLogs := b.logs()
+
+	// Back to the river: the sound returns.
+	p = at(river.X, river.Y)
+	b.do("move", "x", p.X, "y", p.Y, "steps", 4)
+	b.waitFor(`!`+amb+`.state().offData`, 30*time.Second)
+	lfHoverAndCheck(t, b, amb, river)
+	if page == "userscript" {
+		b.waitFor(`document.querySelector(".ac-ambient-button").textContent === "♪ ambient on"`, 10*time.Second)
+	}
+
+	// Each landblock the source lacks asked for at most once; none at all
+	// with the listing.
+	asked := map[string]int{}
+	var missing int
+	log.mu.Lock()
+	for _, r := range log.reqs {
+		if strings.HasPrefix(r.Path, "/cell/files/0x") && strings.HasSuffix(strings.ToUpper(r.Path), "FFFF") {
+			asked[r.Path]++
+			if r.Status == http.StatusNotFound {
+				missing++
+			}
+		}
+	}
+	log.mu.Unlock()
+	for path, n := range asked {
+		if n > 1 {
+			t.Errorf("%s asked for %d times", path, n)
+		}
+	}
+	for _, id := range []uint32{missingA, missingB} {
+		if n := asked[fmt.Sprintf("/cell/files/0x%08X", id)]; listing && n != 0 {
+			t.Errorf("with the listing, the missing 0x%08X was asked for %d times", id, n)
+		}
+	}
+	if listing && missing != 0 {
+		t.Errorf("with the listing, %d landblock requests answered 404", missing)
+	}
+	t.Logf("landblock requests: %d, of which %d answered 404 (listing %v)", len(asked), missing, listing)
+	var warnings []string
+	for _, l := range offLogs {
+		if strings.HasPrefix(l, "warning:") && !strings.Contains(l, "ScriptProcessorNode") {
+			warnings = append(warnings, l)
+		}
+	}
+	if len(warnings) > 0 {
+		t.Errorf("moves off the data logged %d warnings:\n%s", len(warnings), strings.Join(warnings, "\n"))
+	}
+	lfNoErrorsIn(t, append(offLogs, b.logs()...))
 }
