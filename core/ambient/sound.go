@@ -18,6 +18,7 @@ type instance struct {
 	constant   bool
 	onQueue    bool
 	soundCount float32 // accumulated weight this rebuild
+	reached    uint64  // the last rebuild whose gather added to it (Engine.live)
 
 	playChance    float32 // IntermitSound: base_chance·share
 	currentVolume float32 // ConstantSound: volume·share; survives ResetCount
