@@ -51,6 +51,7 @@ type api struct {
 	host   *session.Host
 	tiles  *mapview.Tiles
 	audio  *audioOut
+	off    offData // the listener off the data (offdata.go)
 	funcs  []js.Func
 }
 
@@ -80,7 +81,9 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.SetPlayerPOS(arg(args, 0).String()))
+		w, err := a.host.SetPlayerPOS(arg(args, 0).String())
+		a.placed(err)
+		return jsonOf(w, err)
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -103,8 +106,14 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		a.host.SetEnabled(arg(args, 0).Truthy())
+		a.setEnabled(arg(args, 0).Truthy())
 		return nil, nil
+	}))
+	add("offData", fn("offData", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return a.offLandblock(), nil
 	}))
 	add("state", fn("state", func([]js.Value) (any, error) {
 		if a.host == nil {

@@ -149,6 +149,13 @@ export interface State {
   sounds: Sound[];
   /** How many instances the engine holds: those of every position it was at (the panel's "live of total"). */
   heldInstances: number;
+  /**
+   * Set while the listener is off the data: the last setPlayer named a place over a landblock the
+   * source does not have (the landblock, 0xXXYYFFFF). The listener is nowhere there: nothing new
+   * plays and what sounded has faded out; `player` and `sounds` are still the last place on the
+   * data. Null on the data. A "state" event comes as soon as it changes.
+   */
+  offData: { landblock: Hex } | null;
   voices: Voice[];
   loading: Loading;
   /** The player in every form. */

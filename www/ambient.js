@@ -73,6 +73,7 @@ export class AmbientAudio {
     this._lastState = null;
     this._loadingKey = "";
     this._disposed = false;
+    this._offData = null; // the landblock the listener is off the data at, as last reported
     /** @type {import("./ambient").Info} */
     this.info = { terrains: [], landmarks: [] };
   }
@@ -123,11 +124,17 @@ export class AmbientAudio {
    * coordinates), a POS or /loc string, or an ACPosition-like object.
    * Resolves with the position in every form; rejects with "bad-position",
    * "missing-landblock" (map coordinates over a landblock the source
-   * lacks), "not-found" (an EnvCell that does not exist), "network".
+   * lacks: the listener is then nowhere, its sound fades out, and
+   * state().offData names the landblock until a position on the data
+   * comes), "not-found" (an EnvCell that does not exist), "network".
    */
   async setPlayer(pos) {
     this._live();
-    return JSON.parse(await this._api.setPlayer(posText(pos)));
+    try {
+      return JSON.parse(await this._api.setPlayer(posText(pos)));
+    } finally {
+      this._offDataNow();
+    }
   }
 
   /** Sets the listener that placement and pan use; heading in compass degrees. */
@@ -147,6 +154,8 @@ export class AmbientAudio {
   state() {
     this._live();
     const s = JSON.parse(this._call("state"));
+    const off = this._call("offData");
+    s.offData = off ? { landblock: off } : null;
     s.audio = this._ctx ? this._ctx.state : "none";
     s.loading.done = s.loading.records;
     return s;
@@ -193,6 +202,16 @@ export class AmbientAudio {
   }
 
   _live() { if (this._disposed) throw coded("disposed", "ambient: disposed"); }
+
+  // _offDataNow emits "state" when a setPlayer took the listener off the
+  // data or back onto it, so a page says so at once, not at the next poll.
+  _offDataNow() {
+    if (this._disposed) return;
+    const off = this._call("offData");
+    if (off === this._offData) return;
+    this._offData = off;
+    if (this._handlers.state.size) this._emit("state", this.state());
+  }
 
   // _call runs a synchronous Go method: a failure comes back as an Error
   // value (a Go function cannot throw into JavaScript), thrown here.
