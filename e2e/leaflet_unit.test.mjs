@@ -324,3 +324,20 @@ test("userscript: a config that throws does not break the page's map", () => {
   assert.doesNotThrow(() => L.hooks[0].call(leafletMap(L.CRS.Simple)));
   assert.match(lines[0], /^error: ambient\.user\.js: .*boom/);
 });
+
+test("off the data: a missing-landblock setPlayer goes to onNoData, never to onError", async () => {
+  const map = fakeMap(), errors = [], nodata = [];
+  const amb = { setPlayer(p) {
+    if (p.ew < -80) return Promise.reject(Object.assign(new Error("landblock 0x1010FFFF is missing"), { code: "missing-landblock", landblock: "0x1010FFFF" }));
+    if (p.ew < -50) return Promise.reject(Object.assign(new Error("offline"), { code: "network" }));
+    return Promise.resolve({});
+  } };
+  bindLeaflet(map, amb, { throttleMs: 0, onError: (e) => errors.push(e.code), onNoData: (p, e) => nodata.push([hexId(p.objcellId), e.landblock]) });
+  map.fire("mousemove", B(16, 16, 1, 1)); // ew ≈ −89: off the data
+  map.fire("mousemove", B(16, 16, 30, 1));
+  map.fire("mousemove", B(50, 50, 1, 1)); // ew ≈ −62: a network failure
+  map.fire("mousemove", B(169, 180, 72, 144)); // on the data
+  await sleep(10);
+  assert.deepEqual(nodata, [["0x10100001", "0x1010FFFF"], ["0x10100009", "0x1010FFFF"]]);
+  assert.deepEqual(errors, ["network"]);
+});
