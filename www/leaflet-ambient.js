@@ -157,9 +157,8 @@ function drawOverlay(map, amb, Lf) {
     group.clearLayers();
     if (off) {
       // The listener is nowhere: show the landblock the source lacks instead.
-      const n = typeof off === "string" ? parseInt(off, 16) : off;
-      const bx = (n >>> 24) & 0xff, by = (n >>> 16) & 0xff;
-      Lf.rectangle([[by * BLOCK, bx * BLOCK], [(by + 1) * BLOCK, (bx + 1) * BLOCK]],
+      const n = parseId(off);
+      Lf.rectangle(blockRect(n >>> 24, (n >>> 16) & 0xff),
         { color: "#9ca3af", weight: 1, dashArray: "4 4", fillColor: "#6b7280", fillOpacity: 0.25, interactive: false, className: "ac-nodata" })
         .bindTooltip("no ambient data here", { permanent: true, direction: "center", className: "ac-nodata-label" })
         .addTo(group);
@@ -168,8 +167,7 @@ function drawOverlay(map, amb, Lf) {
     if (id === undefined || id === null) return;
     const n = parseId(id);
     for (const [x, y] of ring(n >>> 24, (n >>> 16) & 0xff)) {
-      Lf.rectangle([[y * BLOCK, x * BLOCK], [(y + 1) * BLOCK, (x + 1) * BLOCK]],
-        { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
+      Lf.rectangle(blockRect(x, y), { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
     }
     let max = 0;
     for (const c of cells) max = Math.max(max, c.weight);
@@ -191,6 +189,11 @@ function drawOverlay(map, amb, Lf) {
       group.remove();
     },
   };
+}
+
+// blockRect is landblock (bx, by)'s bounds as Leaflet [[south, west], [north, east]].
+function blockRect(bx, by) {
+  return [[by * BLOCK, bx * BLOCK], [(by + 1) * BLOCK, (bx + 1) * BLOCK]];
 }
 
 // cellRect is a land cell's bounds as Leaflet [[south, west], [north, east]];
