@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -420,4 +421,73 @@ func rmOffData(t *testing.T, listing bool, page string) {
 		t.Errorf("moves off the data logged %d warnings:\n%s", len(warnings), strings.Join(warnings, "\n"))
 	}
 	lfNoErrorsIn(t, append(offLogs, b.logs()...))
+}
+
+// TestLeafletOffDataOrder: two setPlayer calls that settle out of order —
+// the first, on the data, waits for its landblock (held by the server),
+// the second, off the data, is refused at once — leave the listener where
+// the later call put it: nowhere, not at the first call's place once its
+// landblock comes.
+func TestLeafletOffDataOrder(t *testing.T) {
+	need(t)
+	www, w := site(t)
+	river := lfSpots[0]
+	held := fmt.Sprintf("/cell/files/0x%08X", river.cell|0xFFFF)
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	inner := server.New(server.Options{
+		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+	})
+	datURL, pageURL := lfServersWith(t, www, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == held {
+			once.Do(func() { close(arrived) })
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		inner.ServeHTTP(rw, r)
+	}), nil)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	b := lfOpen(t)
+	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
+	b.waitFor(`window.ambient && ambient.landblock(0xA3, 0xB5) === "absent"`, 60*time.Second) // the listing is in
+	b.eval(nil, fmt.Sprintf(`(() => { window.ra = window.rb = null;
+		ambient.setPlayer({ X: %v, Y: %v }).then(() => "ok", (e) => e.code).then((v) => { window.ra = v; });
+		ambient.setPlayer({ X: %v, Y: %v }).then(() => "ok", (e) => e.code).then((v) => { window.rb = v; }); })()`,
+		river.X, river.Y, 0xA3*world.BlockLength+50, 0xB5*world.BlockLength+50))
+	b.waitFor(`window.rb === "missing-landblock"`, 30*time.Second)
+	select {
+	case <-arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first setPlayer never asked for its landblock")
+	}
+	var first any
+	b.eval(&first, `window.ra`)
+	if first != nil {
+		t.Fatalf("the first setPlayer settled (%v) before its landblock came", first)
+	}
+	close(release)
+	b.waitFor(`window.ra === "ok"`, 30*time.Second)
+	var st struct {
+		OffData *struct{ Landblock string } `json:"offData"`
+		Player  *struct {
+			ObjcellID any `json:"objcellId"`
+		} `json:"player"`
+	}
+	b.eval(&st, `ambient.state()`)
+	if st.OffData == nil || st.OffData.Landblock != "0xA3B5FFFF" {
+		t.Errorf("after the earlier call settled last, offData is %+v, want the later call's 0xA3B5FFFF", st.OffData)
+	}
+	if st.Player != nil && lfID(st.Player.ObjcellID) == river.cell {
+		t.Errorf("the earlier call, settling last, moved the listener to 0x%08X", river.cell)
+	}
+	lfNoErrors(t, b)
 }

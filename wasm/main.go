@@ -81,9 +81,11 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		w, err := a.host.SetPlayerPOS(arg(args, 0).String())
-		a.placed(err)
-		return jsonOf(w, err)
+		seq := 0.0 // ambient.js numbers its calls (offdata.go)
+		if n := arg(args, 1); n.Type() == js.TypeNumber {
+			seq = n.Float()
+		}
+		return jsonOf(a.setPlayer(arg(args, 0).String(), seq))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"acambient/core/session"
+	"acambient/core/world"
 )
 
 // offData is where the listener stands with respect to the data, and
@@ -19,19 +20,48 @@ import (
 // FadeAll leaves them; the queue keeps its times, so the sounds that fell
 // due meanwhile fire at the first tick back, as after retail's own
 // enabled setting is turned back on.)
+//
+// setPlayer calls settle out of order (one may wait on a landblock's fetch,
+// the next be refused at once), so ambient.js numbers them: a call that
+// settles after a later one has been applied is superseded, and neither
+// moves the player nor changes where it stands. Without that, a slow
+// position on the data, settling last, would bring back the sound of a
+// place the pointer left, while the pointer is off the data.
 type offData struct {
 	mu        sync.Mutex
-	landblock uint32 // 0xXXYYFFFF off the data; 0 on it
-	disabled  bool   // the page's setEnabled(false)
+	applied   float64 // the number of the latest setPlayer applied
+	landblock uint32  // 0xXXYYFFFF off the data; 0 on it
+	disabled  bool    // the page's setEnabled(false)
 }
 
-// placed follows a setPlayer's outcome: err nil, the listener is on the
-// data; a missing landblock, it is nowhere. Any other failure (a network
-// error, a bad position) leaves it where it was.
-func (a *api) placed(err error) {
+// setPlayer is Host.SetPlayerPOS for the setPlayer call numbered seq
+// (0: not numbered, always applied): it resolves the POS and, unless a
+// later call has been applied meanwhile, moves the player there or, over a
+// landblock the source lacks, takes it off the data. A superseded call
+// still answers its own position, or its own error.
+func (a *api) setPlayer(text string, seq float64) (world.Where, error) {
+	sp, err := a.host.Resolve(text)
 	o := &a.off
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if seq == 0 || seq > o.applied {
+		o.applied = max(o.applied, seq)
+		if err == nil {
+			a.host.Move(sp.Pos)
+		}
+		a.placed(err)
+	}
+	if err != nil {
+		return world.Where{}, err
+	}
+	return world.WhereOf(sp.Pos), nil
+}
+
+// placed follows an applied setPlayer's outcome, under o.mu: err nil, the
+// listener is on the data; a missing landblock, it is nowhere. Any other
+// failure (a network error, a bad position) leaves it where it was.
+func (a *api) placed(err error) {
+	o := &a.off
 	if err == nil {
 		if o.landblock != 0 {
 			o.landblock = 0

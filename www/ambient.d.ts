@@ -262,6 +262,11 @@ export declare class AmbientAudio {
   readonly running: boolean;
   readonly audioContext: AudioContext | null;
   start(): Promise<StartResult>;
+  /**
+   * Moves the player; resolves with the position in every form. Over a landblock the source lacks it
+   * rejects with "missing-landblock" and the listener is off the data (State.offData). Calls may
+   * settle out of order: the latest wins, and an earlier one settling after it changes nothing.
+   */
   setPlayer(pos: PositionInput): Promise<Where>;
   setCamera(pos: PositionInput | CameraInput, heading?: number): Promise<Where>;
   setVolume(v: number): void;

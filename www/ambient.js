@@ -76,6 +76,7 @@ export class AmbientAudio {
     this._loadingKey = "";
     this._disposed = false;
     this._offData = null; // the landblock the listener is off the data at, as last reported
+    this._moves = 0; // setPlayer calls so far
     /** @type {import("./ambient").Info} */
     this.info = { terrains: [], landmarks: [] };
   }
@@ -129,11 +130,13 @@ export class AmbientAudio {
    * lacks: the listener is then nowhere, its sound fades out, and
    * state().offData names the landblock until a position on the data
    * comes), "not-found" (an EnvCell that does not exist), "network".
+   * Calls may settle out of order; the latest call wins.
    */
   async setPlayer(pos) {
     this._live();
     try {
-      return JSON.parse(await this._api.setPlayer(posText(pos)));
+      // Numbered: calls settle out of order, and the latest one wins (wasm/offdata.go).
+      return JSON.parse(await this._api.setPlayer(posText(pos), ++this._moves));
     } finally {
       this._offDataNow();
     }
