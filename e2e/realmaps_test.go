@@ -62,9 +62,13 @@ const rmSidebarCSS = `
 // gather's and sound plays; pointer moves over the button never move the
 // listener.
 func TestUserscriptCommunityMap(t *testing.T) {
+	forEngines(t, leafletEngines, userscriptCommunityMap)
+}
+
+func userscriptCommunityMap(t *testing.T, spec browserSpec) {
 	datURL, pageURL := lfServers(t, map[string]string{"atlas.html": rmAtlasPage})
 	cfg := fmt.Sprintf("window.acAmbientConfig = { server: %q, corner: \"bottomleft\" };", datURL)
-	b := lfOpen(t, cfg, rmUserscript(t))
+	b := lfOpen(t, spec, cfg, rmUserscript(t))
 	b.do("goto", "url", pageURL+"/extra/atlas.html")
 	b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
 	var same bool
@@ -234,8 +238,11 @@ const rmOptionsPage = `<!doctype html>
 `
 
 // TestEmbedWasmOptions: load() takes the wasm and the glue from where the
-// options say, and fetches neither beside the module.
-func TestEmbedWasmOptions(t *testing.T) {
+// options say, and fetches neither beside the module. The page needs no
+// Leaflet (no route), so it runs in every engine.
+func TestEmbedWasmOptions(t *testing.T) { forEngines(t, allEngines, embedWasmOptions) }
+
+func embedWasmOptions(t *testing.T, spec browserSpec) {
 	www, _ := site(t)
 	wasm, err := os.ReadFile(filepath.Join(www, "ambient.wasm"))
 	if err != nil {
@@ -246,7 +253,7 @@ func TestEmbedWasmOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	datURL, pageURL := lfServers(t, map[string]string{"options.html": rmOptionsPage, "alt.wasm": string(wasm), "glue.js": string(glue)})
-	b := lfOpen(t)
+	b := lfLaunch(t, spec)
 	b.do("goto", "url", pageURL+"/extra/options.html?server="+datURL)
 	b.waitFor(`window.ambient`, 60*time.Second)
 	var got []string
@@ -284,12 +291,13 @@ func TestLeafletOffData(t *testing.T) {
 		{"example, listing", true, "example"},
 		{"userscript, no listing", false, "userscript"},
 	} {
-		t.Run(c.name, func(t *testing.T) { rmOffData(t, c.listing, c.page) })
+		t.Run(c.name, func(t *testing.T) {
+			forEngines(t, leafletEngines, func(t *testing.T, spec browserSpec) { rmOffData(t, spec, c.listing, c.page) })
+		})
 	}
 }
 
-func rmOffData(t *testing.T, listing bool, page string) {
-	need(t)
+func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 	www, w := site(t)
 	var log reqLog
 	var sound http.Handler = server.New(server.Options{
@@ -311,14 +319,14 @@ func rmOffData(t *testing.T, listing bool, page string) {
 	var b *lfBrowser
 	amb, mapExpr := "window.ambient", "window.map"
 	if page == "example" {
-		b = lfOpen(t)
+		b = lfOpen(t, spec)
 		b.do("goto", "url", pageURL+"/embed-example.html?overlay&server="+datURL)
 		b.waitFor(`window.ambient && window.map`, 60*time.Second)
 		lfRecordSends(b, amb)
 		lfClickElement(b, "#start")
 		b.waitFor(`document.getElementById("start").textContent.includes("playing")`, 10*time.Second)
 	} else {
-		b = lfOpen(t, fmt.Sprintf("window.acAmbientConfig = { server: %q };", datURL), rmUserscript(t))
+		b = lfOpen(t, spec, fmt.Sprintf("window.acAmbientConfig = { server: %q };", datURL), rmUserscript(t))
 		b.do("goto", "url", pageURL+"/extra/plain.html")
 		b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
 		amb, mapExpr = "window.acAmbient.amb", "window.acAmbient.map"
@@ -428,8 +436,9 @@ func rmOffData(t *testing.T, listing bool, page string) {
 // the second, off the data, is refused at once — leave the listener where
 // the later call put it: nowhere, not at the first call's place once its
 // landblock comes.
-func TestLeafletOffDataOrder(t *testing.T) {
-	need(t)
+func TestLeafletOffDataOrder(t *testing.T) { forEngines(t, leafletEngines, leafletOffDataOrder) }
+
+func leafletOffDataOrder(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	river := lfSpots[0]
 	held := fmt.Sprintf("/cell/files/0x%08X", river.cell|0xFFFF)
@@ -456,7 +465,7 @@ func TestLeafletOffDataOrder(t *testing.T) {
 			close(release)
 		}
 	})
-	b := lfOpen(t)
+	b := lfOpen(t, spec)
 	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
 	b.waitFor(`window.ambient && ambient.landblock(0xA3, 0xB5) === "absent"`, 60*time.Second) // the listing is in
 	b.eval(nil, fmt.Sprintf(`(() => { window.ra = window.rb = null;
