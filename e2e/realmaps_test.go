@@ -132,10 +132,12 @@ func rmPlay(t *testing.T, b *lfBrowser, amb, control, playing string, then func(
 }
 
 // rmRecordSends wraps amb.setPlayer to keep what the binding sends and
-// when (window.sent: {ns, ew, at}), as lfRecordSends with the page's time.
+// when (window.sent: {ns, ew, at}), as lfRecordSends with the page's time,
+// and starts keeping amb's rebuilds (lfWatchRebuilds).
 func rmRecordSends(b *lfBrowser, amb string) {
 	b.eval(nil, `(() => { const a = `+amb+`, f = a.setPlayer;
 		window.sent = []; a.setPlayer = function (p) { window.sent.push({ ...p, at: performance.now() }); return f.apply(this, arguments); }; })()`)
+	lfWatchRebuilds(b, amb)
 }
 
 // rmSweep shows the whole demo world east of the sidebar and moves the
