@@ -417,13 +417,10 @@ func lfNoErrors(t *testing.T, b *lfBrowser) {
 func lfNoErrorsIn(t *testing.T, logs []string) {
 	t.Helper()
 	var bad, missing []string
-	icons := 0
 	for _, l := range logs {
 		switch {
 		case strings.HasPrefix(l, "http 404 ") && strings.HasSuffix(l, "/favicon.ico"):
-			// The browser asks for the icon of a page that names none (and
-			// Chromium logs a console 404 for it); not the page's.
-			icons++
+			// Firefox asks for the icon of a page that names none; not the page's.
 		case strings.HasPrefix(l, "http 404 ") && strings.Contains(l, "/cell/files/") && strings.HasSuffix(strings.ToUpper(l), "FFFF"):
 			missing = append(missing, l)
 		case strings.HasPrefix(l, "error: Failed to load resource: the server responded with a status of 404"):
@@ -445,8 +442,8 @@ func lfNoErrorsIn(t *testing.T, logs []string) {
 	if landblocks > 0 {
 		t.Logf("%d landblocks outside the demo world's land answered 404", landblocks)
 	}
-	if consoles > landblocks+icons {
-		bad = append(bad, fmt.Sprintf("%d console 404s for %d landblock 404s and %d favicon.ico 404s", consoles, landblocks, icons))
+	if consoles > landblocks {
+		bad = append(bad, fmt.Sprintf("%d console 404s for %d landblock 404s", consoles, landblocks))
 	}
 	for _, l := range bad {
 		t.Errorf("page: %s", l)

@@ -232,6 +232,7 @@ func rmCellIs(amb string, cell uint32) string {
 // elsewhere does).
 const rmOptionsPage = `<!doctype html>
 <meta charset="utf-8"><title>wasm options</title>
+<link rel="icon" href="data:,">
 <script type="module">
   const server = new URLSearchParams(location.search).get("server");
   const { AmbientAudio } = await import(server + "/ambient.js");
