@@ -280,7 +280,8 @@ func embedWasmOptions(t *testing.T, spec browserSpec) {
 // TestLeafletOffData: the demo world inside a map of all Dereth. From the
 // river the mouse goes west past the world's edge onto landblocks the
 // source lacks: the listener is nowhere (state().offData names the
-// landblock), its sound fades to silence, the overlay (the example) or the
+// landblock), its sound fades to silence (before the voices sounding then
+// would have ended: rmFadesOut), the overlay (the example) or the
 // button (the userscript) says there is no data here, each missing
 // landblock is asked for at most once (never, when the source lists its
 // landblocks), and no move logs a warning; back at the river the sound
@@ -364,14 +365,27 @@ func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 		path = append(path, [2]float64{0xA3*world.BlockLength + 24*cx + 12, by + 24*float64(int(cx)%8) + 12})
 	}
 	path = append(path, [2]float64{0xA2*world.BlockLength + 100, by + 100})
-	for i, pt := range path {
+	offAt := func(lb uint32) string {
+		return fmt.Sprintf(`(() => { const o = %s.state().offData; return !!o && parseInt(o.landblock, 16) === %d; })()`, amb, lb)
+	}
+	rmFadesOut(t, b, amb, func() {
+		q := at(path[0][0], path[0][1])
+		b.do("move", "x", q.X, "y", q.Y, "steps", 4)
+		b.waitFor(offAt(missingA), 30*time.Second)
+	}, func() {
+		p := at(river.X, river.Y)
+		b.do("move", "x", p.X, "y", p.Y, "steps", 4)
+		b.waitFor(`!`+amb+`.state().offData`, 30*time.Second)
+		b.waitFor(`window.probe.rms() > 1e-4`, 15*time.Second)
+	})
+	for i, pt := range path[1:] {
 		q := at(pt[0], pt[1])
 		b.do("move", "x", q.X, "y", q.Y, "steps", 4)
 		want := uint32(missingA)
-		if i == len(path)-1 {
+		if i == len(path)-2 {
 			want = missingB
 		}
-		b.waitFor(fmt.Sprintf(`(() => { const o = %s.state().offData; return !!o && parseInt(o.landblock, 16) === %d; })()`, amb, want), 30*time.Second)
+		b.waitFor(offAt(want), 30*time.Second)
 	}
 	// Nowhere: the sound has faded to silence, and the page says so.
 	b.waitFor(`window.probe.rms() < 1e-6`, 15*time.Second)
@@ -432,6 +446,39 @@ func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 		t.Errorf("moves off the data logged %d warnings:\n%s", len(warnings), strings.Join(warnings, "\n"))
 	}
 	lfNoErrorsIn(t, append(offLogs, b.logs()...))
+}
+
+// rmFadesOut checks that the sound fades out, rather than plays out, as
+// the listener goes off the data: with a voice that has 6 s or more of its
+// wave to sound (the river's beds are 7–8 s), off() takes the listener off
+// the data, and the destination must fall silent while the voices sounding
+// then would still be sounding (on the engine's clock, state().time, which
+// their ends are on). Without the fade the engine, held disabled, plays no
+// more, but what sounds plays to its end. A busy machine can make off()
+// land late, leaving too little of the voices to tell the two: then back()
+// returns to the data and it tries again (three times in all).
+func rmFadesOut(t *testing.T, b *lfBrowser, amb string, off, back func()) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		b.waitFor(`(() => { const s = `+amb+`.state(); return s.voices.some((v) => v.end - s.time > 6); })()`, 30*time.Second)
+		off()
+		var at struct{ End, Time float64 }
+		b.eval(&at, `(() => { const s = `+amb+`.state(); return { End: Math.max(...s.voices.map((v) => v.end)), Time: s.time }; })()`)
+		if at.End-at.Time >= 3 {
+			b.waitFor(`window.probe.rms() < 1e-6`, 15*time.Second)
+			var silent float64
+			b.eval(&silent, amb+`.state().time`)
+			t.Logf("off the data at %.2f s of the engine's clock, silent at %.2f, the voices would have ended at %.2f", at.Time, silent, at.End)
+			if silent >= at.End {
+				t.Errorf("off the data at %.2f s the sound played out to its voices' end (%.2f s) and fell silent at %.2f: it did not fade", at.Time, at.End, silent)
+			}
+			return
+		}
+		if attempt == 3 {
+			t.Fatalf("three times off the data with under 3 s left of the voices (last: at %.2f s, ending %.2f): cannot tell a fade", at.Time, at.End)
+		}
+		back()
+	}
 }
 
 // TestLeafletOffDataOrder: two setPlayer calls that settle out of order —
