@@ -56,6 +56,7 @@ type api struct {
 	mixer  *mix.Mixer
 	tiles  *mapview.Tiles
 	audio  *audioOut
+	off    offData // the listener off the data (offdata.go)
 	funcs  []js.Func
 }
 
@@ -113,7 +114,11 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.SetPlayerPOS(arg(args, 0).String()))
+		seq := 0.0 // ambient.js numbers its calls (offdata.go)
+		if n := arg(args, 1); n.Type() == js.TypeNumber {
+			seq = n.Float()
+		}
+		return jsonOf(a.setPlayer(arg(args, 0).String(), seq))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -136,8 +141,14 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		a.host.SetEnabled(arg(args, 0).Truthy())
+		a.setEnabled(arg(args, 0).Truthy())
 		return nil, nil
+	}))
+	add("offData", fn("offData", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return a.offLandblock(), nil
 	}))
 	add("state", fn("state", func([]js.Value) (any, error) {
 		if a.host == nil {

@@ -174,6 +174,13 @@ export interface State {
   sounds: Sound[];
   /** How many instances the engine holds: those of every position it was at (the panel's "live of total"). */
   heldInstances: number;
+  /**
+   * Set while the listener is off the data: the last setPlayer named a place over a landblock the
+   * source does not have (the landblock, 0xXXYYFFFF). The listener is nowhere there: nothing new
+   * plays and what sounded has faded out; `player` and `sounds` are still the last place on the
+   * data. Null on the data. A "state" event comes as soon as it changes.
+   */
+  offData: { landblock: Hex } | null;
   voices: Voice[];
   loading: Loading;
   /** The player in every form. */
@@ -285,6 +292,11 @@ export declare class AmbientAudio {
   readonly running: boolean;
   readonly audioContext: AudioContext | null;
   start(): Promise<StartResult>;
+  /**
+   * Moves the player; resolves with the position in every form. Over a landblock the source lacks it
+   * rejects with "missing-landblock" and the listener is off the data (State.offData). Calls may
+   * settle out of order: the latest wins, and an earlier one settling after it changes nothing.
+   */
   setPlayer(pos: PositionInput): Promise<Where>;
   setCamera(pos: PositionInput | CameraInput, heading?: number): Promise<Where>;
   setVolume(v: number): void;

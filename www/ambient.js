@@ -16,8 +16,6 @@
 
 import { hexId as hex, mapCoord, mapText } from "./geo.js";
 
-const here = new URL(".", import.meta.url);
-
 // How often the page asks the Go side for its events (ms). Plays are
 // reported a little after they start; the audio itself is not affected.
 const POLL_MS = 100;
@@ -45,7 +43,11 @@ export class AmbientAudio {
       : base(acdat ? "dats/portal/files/" : "files/");
     const cell = opts.cell ? new URL(opts.cell, document.baseURI).href
       : base(acdat ? "dats/cell/files/" : "cell/files/");
-    const wasmURL = new URL(opts.wasm ?? "ambient.wasm", opts.wasm ? document.baseURI : here).href;
+    // The wasm and Go's glue beside this module are named in the literal
+    // forms bundlers follow (Vite, webpack 5, Rollup): they copy both files
+    // into the build and point these at the copies, on any route of the app.
+    const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
+      : new URL("./ambient.wasm", import.meta.url).href;
 
     let api;
     try {
@@ -78,6 +80,8 @@ export class AmbientAudio {
     this._lastState = null;
     this._loadingKey = "";
     this._disposed = false;
+    this._offData = null; // the landblock the listener is off the data at, as last reported
+    this._moves = 0; // setPlayer calls so far
     /** @type {import("./ambient").Info} */
     this.info = { terrains: [], landmarks: [] };
   }
@@ -124,11 +128,19 @@ export class AmbientAudio {
    * coordinates), a POS or /loc string, or an ACPosition-like object.
    * Resolves with the position in every form; rejects with "bad-position",
    * "missing-landblock" (map coordinates over a landblock the source
-   * lacks), "not-found" (an EnvCell that does not exist), "network".
+   * lacks: the listener is then nowhere, its sound fades out, and
+   * state().offData names the landblock until a position on the data
+   * comes), "not-found" (an EnvCell that does not exist), "network".
+   * Calls may settle out of order; the latest call wins.
    */
   async setPlayer(pos) {
     this._live();
-    return JSON.parse(await this._api.setPlayer(posText(pos)));
+    try {
+      // Numbered: calls settle out of order, and the latest one wins (wasm/offdata.go).
+      return JSON.parse(await this._api.setPlayer(posText(pos), ++this._moves));
+    } finally {
+      this._offDataNow();
+    }
   }
 
   /** Sets the listener that placement and pan use; heading in compass degrees. */
@@ -148,6 +160,8 @@ export class AmbientAudio {
   state() {
     this._live();
     const s = JSON.parse(this._call("state"));
+    const off = this._call("offData");
+    s.offData = off ? { landblock: off } : null;
     s.audio = this._ctx ? this._ctx.state : "none";
     s.loading.done = s.loading.records;
     return s;
@@ -215,6 +229,16 @@ export class AmbientAudio {
   }
 
   _live() { if (this._disposed) throw coded("disposed", "ambient: disposed"); }
+
+  // _offDataNow emits "state" when a setPlayer took the listener off the
+  // data or back onto it, so a page says so at once, not at the next poll.
+  _offDataNow() {
+    if (this._disposed) return;
+    const off = this._call("offData");
+    if (off === this._offData) return;
+    this._offData = off;
+    if (this._handlers.state.size) this._emit("state", this.state());
+  }
 
   // _call runs a synchronous Go method: a failure comes back as an Error
   // value (a Go function cannot throw into JavaScript), thrown here.
@@ -288,7 +312,8 @@ function posText(pos) {
 // main hands over.
 async function runWasm(wasmURL, wasmExec) {
   if (typeof globalThis.Go !== "function") {
-    await import(new URL(wasmExec ?? "wasm_exec.js", here).href);
+    if (wasmExec) await import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(wasmExec, import.meta.url).href);
+    else await import("./wasm_exec.js"); // a script that sets globalThis.Go; as a module it runs once
   }
   const go = new globalThis.Go();
   const cbName = `__acambient${++loads}_${Math.random().toString(36).slice(2)}`;

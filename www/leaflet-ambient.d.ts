@@ -23,7 +23,13 @@ export interface LeafletMapLike {
 export interface AmbientLike {
   /** May return a promise; a rejection goes to BindOptions.onError. */
   setPlayer(p: { ns: number; ew: number }): unknown;
-  state?(): { player?: { objcellId?: number | string } | null; totalSoundCount?: number; cells?: ReadonlyArray<{ objcellId: number | string; weight: number }> } | null | undefined;
+  state?(): {
+    player?: { objcellId?: number | string } | null;
+    totalSoundCount?: number;
+    cells?: ReadonlyArray<{ objcellId: number | string; weight: number }>;
+    /** Set while the listener is off the data: the landblock the source lacks. */
+    offData?: { landblock: number | string } | null;
+  } | null | undefined;
   on?(event: "state", fn: (...args: any[]) => void): unknown;
   off?(event: "state", fn: (...args: any[]) => void): unknown;
 }
@@ -43,7 +49,12 @@ export interface BindOptions {
   L?: any;
   /** Called each time the listener is moved. */
   onMove?: (p: CellAt) => void;
-  /** Called when amb.setPlayer throws or its promise rejects (default: console.warn). */
+  /**
+   * Called when the point lies on a landblock the source does not have (setPlayer fails with code
+   * "missing-landblock"): the listener is nowhere there and its sound fades out. Not an error: onError does not hear of it.
+   */
+  onNoData?: (p: CellAt, err: Error & { code: "missing-landblock"; landblock?: string }) => void;
+  /** Called when amb.setPlayer throws or its promise rejects otherwise (default: console.warn). */
   onError?: (err: unknown) => void;
 }
 

@@ -21,15 +21,20 @@ export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo.js";
 /**
  * Binds map to amb and returns unbind(). Options:
  *   follow     "cursor" (default): the listener is under the mouse (a tap
- *              on a touch screen); "click": a draggable marker set by
- *              clicking; "center": the map's centre.
+ *              on a touch screen), but stays put while the mouse is over
+ *              one of the map's controls; "click": a draggable marker set
+ *              by clicking; "center": the map's centre.
  *   throttleMs the least time between two listener moves (default 100).
  *   overlay    draw the 3×3 landblock ring and the contributing cells of
  *              the engine's last rebuild as Leaflet layers (default false).
  *   L          the Leaflet namespace, when it is not the global `L`
  *              (needed for "click" and overlay only).
  *   onMove     called with cellAt()'s object each time the listener moves.
- *   onError    called when setPlayer fails (default: console.warn).
+ *   onNoData   called with cellAt()'s object and the error when the point
+ *              lies on a landblock the source does not have: the listener
+ *              is nowhere there and its sound fades out (the module does
+ *              that); not an error, so onError does not hear of it.
+ *   onError    called when setPlayer fails otherwise (default: console.warn).
  */
 export function bindLeaflet(map, amb, opts = {}) {
   const follow = opts.follow ?? "cursor";
@@ -57,11 +62,13 @@ export function bindLeaflet(map, amb, opts = {}) {
     sent = p;
     lastSend = performance.now();
     // setPlayer may answer with a promise (ambient.js does): a failure is
-    // reported, not left unhandled, and does not stop the binding.
+    // reported, not left unhandled, and does not stop the binding. Off the
+    // data is no failure: the map just reaches past the records.
+    const failed = (e) => (e && e.code === "missing-landblock" ? opts.onNoData?.(p, e) : onError(e));
     try {
-      Promise.resolve(amb.setPlayer({ ns: p.ns, ew: p.ew })).catch(onError);
+      Promise.resolve(amb.setPlayer({ ns: p.ns, ew: p.ew })).catch(failed);
     } catch (e) {
-      onError(e);
+      failed(e);
     }
     opts.onMove?.(p);
   };
@@ -82,7 +89,7 @@ export function bindLeaflet(map, amb, opts = {}) {
   const handlers = {};
   let marker = null;
   if (follow === "cursor") {
-    handlers.mousemove = (e) => moveTo(e.latlng, false);
+    handlers.mousemove = (e) => { if (!overControl(e)) moveTo(e.latlng, false); };
     handlers.click = (e) => moveTo(e.latlng, true); // touch screens have no hover
   } else if (follow === "click") {
     handlers.click = (e) => {
@@ -121,11 +128,21 @@ export function bindLeaflet(map, amb, opts = {}) {
   return unbind;
 }
 
+// overControl tells a pointer move over a control in the map's corners (the
+// zoom buttons, a start button, a host's own) from one over the map: Leaflet
+// reports both as map mousemoves, with the latlng under the pointer, but the
+// user is aiming at the control, so the listener stays where it was.
+function overControl(e) {
+  const t = e.originalEvent && e.originalEvent.target;
+  return !!(t && typeof t.closest === "function" && t.closest(".leaflet-control"));
+}
+
 // drawOverlay keeps a layer group showing the engine's last rebuild: the
 // 3×3 ring of landblocks it read (LScape::add_ambient_sounds), the
 // listener's cell, and each contributing cell shaded by its weight (the
-// state's `cells`, when the module lists them). It follows the engine's
-// "state" events, not the cursor, so it shows what is heard.
+// state's `cells`, when the module lists them); off the data, the landblock
+// the source lacks, labelled so. It follows the engine's "state" events,
+// not the cursor, so it shows what is heard.
 function drawOverlay(map, amb, Lf) {
   const group = Lf.layerGroup().addTo(map);
   let lastKey = "";
@@ -133,15 +150,24 @@ function drawOverlay(map, amb, Lf) {
     const st = amb.state?.();
     const id = st?.player?.objcellId;
     const cells = st?.cells ?? [];
-    const key = id + ":" + cells.length + ":" + (st?.totalSoundCount ?? 0);
+    const off = st?.offData?.landblock;
+    const key = id + ":" + cells.length + ":" + (st?.totalSoundCount ?? 0) + ":" + off;
     if (key === lastKey) return;
     lastKey = key;
     group.clearLayers();
+    if (off) {
+      // The listener is nowhere: show the landblock the source lacks instead.
+      const n = parseId(off);
+      Lf.rectangle(blockRect(n >>> 24, (n >>> 16) & 0xff),
+        { color: "#9ca3af", weight: 1, dashArray: "4 4", fillColor: "#6b7280", fillOpacity: 0.25, interactive: false, className: "ac-nodata" })
+        .bindTooltip("no ambient data here", { permanent: true, direction: "center", className: "ac-nodata-label" })
+        .addTo(group);
+      return;
+    }
     if (id === undefined || id === null) return;
     const n = parseId(id);
     for (const [x, y] of ring(n >>> 24, (n >>> 16) & 0xff)) {
-      Lf.rectangle([[y * BLOCK, x * BLOCK], [(y + 1) * BLOCK, (x + 1) * BLOCK]],
-        { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
+      Lf.rectangle(blockRect(x, y), { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
     }
     let max = 0;
     for (const c of cells) max = Math.max(max, c.weight);
@@ -163,6 +189,11 @@ function drawOverlay(map, amb, Lf) {
       group.remove();
     },
   };
+}
+
+// blockRect is landblock (bx, by)'s bounds as Leaflet [[south, west], [north, east]].
+function blockRect(bx, by) {
+  return [[by * BLOCK, bx * BLOCK], [(by + 1) * BLOCK, (bx + 1) * BLOCK]];
 }
 
 // cellRect is a land cell's bounds as Leaflet [[south, west], [north, east]];
