@@ -50,6 +50,11 @@ const ops = {
   move: ({ x, y, steps }) => page.mouse.move(x, y, { steps: steps ?? 1 }),
   click: ({ x, y }) => page.mouse.click(x, y),
   key: ({ key }) => page.keyboard.press(key),
+  // Held keys and buttons (the page tests: walking, turning, dragging).
+  keyDown: ({ key }) => page.keyboard.down(key),
+  keyUp: ({ key }) => page.keyboard.up(key),
+  mouseDown: async ({ x, y }) => { await page.mouse.move(x, y); await page.mouse.down(); },
+  mouseUp: ({ x, y }) => page.mouse.move(x, y).then(() => page.mouse.up()),
   logs: () => logs.splice(0),
   screenshot: async ({ path: file }) => { await page.screenshot({ path: file }); },
 };
