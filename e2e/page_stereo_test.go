@@ -68,9 +68,9 @@ func TestPageStereo(t *testing.T) {
 	b := pageOpen(t, url, pos, true)
 
 	type phase struct {
-		name     string
-		heading  float64
-		from     float64 // engine seconds: the phase's plays come after
+		name    string
+		heading float64
+		from    float64 // engine seconds: the phase's plays come after
 	}
 	var right, left int // strongly panned calls heard louder on that side, in the phases done
 	// listen collects the paired calls of a phase until one is strongly
