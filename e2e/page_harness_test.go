@@ -36,6 +36,11 @@ const (
 	stypeWoodpeck = 0x49 // ambient4
 )
 
+// pageEngines are the engines the page tests run in: a tap on the
+// destination needs the AudioContext patched before the page makes one,
+// which every engine allows (the page makes it on the first click).
+var pageEngines = []string{"chromium", "firefox"}
+
 // worldEdit changes the demo world's ambient sounds: the region's SoundDesc,
 // and the sound tables it asks for by id (decoded once, encoded back).
 type worldEdit func(sd *dat.SoundDesc, table func(id uint32) *dat.SoundTable)
@@ -44,7 +49,6 @@ type worldEdit func(sd *dat.SoundDesc, table func(id uint32) *dat.SoundTable)
 // its sounds changed by edit (nil: as built), on a test server.
 func pageServer(t *testing.T, edit worldEdit) string {
 	t.Helper()
-	need(t)
 	www, w := site(t)
 	portal := maps.Clone(w.Portal)
 	if edit != nil {
@@ -126,17 +130,17 @@ func landmark(t *testing.T, name string) (pos string, cell uint32) {
 	return "", 0
 }
 
-// pageOpen opens the demo page of url at pos (its hash) with the probe
-// installed, waits until the player stands there with nothing loading, and
-// with audio clicks the start overlay (a trusted click) and waits for the
-// context to run and the tap to listen.
-func pageOpen(t *testing.T, url, pos string, audio bool) *lfBrowser {
+// pageOpen opens the demo page of url at pos (its hash) in the browser
+// spec describes, with the probe installed, waits until the player stands
+// there with nothing loading, and with audio clicks the start overlay (a
+// trusted click) and waits for the context to run and the tap to listen.
+func pageOpen(t *testing.T, spec browserSpec, url, pos string, audio bool) *lfBrowser {
 	t.Helper()
 	probe, err := os.ReadFile("page_probe.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := lfLaunch(t, true)
+	b := lfLaunch(t, spec)
 	b.do("initScript", "source", string(probe))
 	b.do("goto", "url", url+"/#"+pos)
 	cell := pos[:strings.IndexByte(pos, '/')]

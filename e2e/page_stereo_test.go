@@ -61,11 +61,13 @@ func callsWorld(t *testing.T, stb, sound *int) worldEdit {
 // camera's heading. Calls come from all eight bands; with the camera facing
 // north, east bands are right-louder; Q/E turning the page's camera to face
 // south swaps every band's side, and setCamera back to north swaps it back.
-func TestPageStereo(t *testing.T) {
+func TestPageStereo(t *testing.T) { forEngines(t, pageEngines, pageStereo) }
+
+func pageStereo(t *testing.T, spec browserSpec) {
 	var stb, sound int
 	url := pageServer(t, callsWorld(t, &stb, &sound))
 	pos, _ := landmark(t, "forest")
-	b := pageOpen(t, url, pos, true)
+	b := pageOpen(t, spec, url, pos, true)
 
 	type phase struct {
 		name    string
