@@ -17,7 +17,7 @@
 (() => {
   const GAP_S = 0.25;
   const pt = (window.__pt = {
-    bursts: [], stats: null, ctx: null, tap: null,
+    bursts: [], stats: null, marks: 0, ctx: null, tap: null,
     plays: [], states: 0, state: null, onState: [],
     player: { n: 0, last: null }, camera: { n: 0, last: null },
     keys: new Set(), held: {}, frames: 0,
@@ -28,10 +28,10 @@
     constructor(o) {
       super();
       this.gap = o.processorOptions.gap;
-      this.zeroRun = 0; this.cur = null; this.blocks = 0; this.mark();
-      this.port.onmessage = (e) => { if (e.data === "mark") this.mark(); };
+      this.zeroRun = 0; this.cur = null; this.blocks = 0; this.mark(0);
+      this.port.onmessage = (e) => { if (e.data.type === "mark") this.mark(e.data.id); };
     }
-    mark() { this.frames = 0; this.nonzero = 0; this.sumL = 0; this.sumR = 0; }
+    mark(id) { this.id = id; this.frames = 0; this.nonzero = 0; this.sumL = 0; this.sumR = 0; }
     process(inputs) {
       const inp = inputs[0] || [], L = inp[0], R = inp[1] || inp[0];
       const n = L ? L.length : 128;
@@ -61,7 +61,7 @@
         }
       }
       if ((++this.blocks & 7) === 0) {
-        this.port.postMessage({ type: "stats", frame: currentFrame + n, zeroRun: this.zeroRun, frames: this.frames,
+        this.port.postMessage({ type: "stats", mark: this.id, frame: currentFrame + n, zeroRun: this.zeroRun, frames: this.frames,
           nonzero: this.nonzero, sumL: this.sumL, sumR: this.sumR, inBurst: !!this.cur });
       }
       return true;
@@ -79,7 +79,11 @@
       this.audioWorklet.addModule(tapURL).then(() => {
         const w = new AudioWorkletNode(this, "pt-tap", { numberOfInputs: 1, numberOfOutputs: 0, ...stereo,
           processorOptions: { gap: Math.round(GAP_S * this.sampleRate) } });
-        w.port.onmessage = (e) => { if (e.data.type === "burst") pt.bursts.push(e.data); else pt.stats = e.data; };
+        // Counters posted before the tap saw the latest mark are stale.
+        w.port.onmessage = (e) => {
+          if (e.data.type === "burst") pt.bursts.push(e.data);
+          else if (e.data.mark === pt.marks) pt.stats = e.data;
+        };
         this.__ptIn.connect(w);
         pt.tap = w;
       });
@@ -92,7 +96,9 @@
     return r;
   };
   // mark restarts the tap's counters (frames, non-zero frames, energy).
-  pt.mark = () => { pt.stats = null; if (pt.tap) pt.tap.port.postMessage("mark"); };
+  // Counters from before it are dropped (a message in flight carries the
+  // old mark's number).
+  pt.mark = () => { pt.stats = null; pt.marks++; if (pt.tap) pt.tap.port.postMessage({ type: "mark", id: pt.marks }); };
 
   // ---- the instance: events, and what the page asks of it
   const hook = setInterval(() => {
