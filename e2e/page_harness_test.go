@@ -493,8 +493,15 @@ func (s mapShot) marker(x, y, r float64) (mx, my float64, ok bool) {
 // neither at the page's zoom), the anchor from the marker.
 func calibrate(t *testing.T, s mapShot) view {
 	t.Helper()
+	return calibrateIn(t, s, 4, 80, 4, 60)
+}
+
+// calibrateIn is calibrate with the landblock lines read in other bands:
+// the columns along rows y0..y1, the rows along columns x0..x1.
+func calibrateIn(t *testing.T, s mapShot, y0, y1, x0, x1 int) view {
+	t.Helper()
 	b := s.img.Bounds()
-	xs, ys := s.gridLines(4, 80, 4, 60)
+	xs, ys := s.gridLines(y0, y1, x0, x1)
 	sc := scale(t, xs)
 	if sy := scale(t, ys); math.Abs(sy-sc) > 0.01*sc {
 		t.Fatalf("the map's scale is %.4f px/m across and %.4f down", sc, sy)
