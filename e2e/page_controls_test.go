@@ -160,7 +160,17 @@ func pageVolumeAndEnable(t *testing.T, spec browserSpec) {
 		// The sounding voice plays to its end (retail only gates new
 		// sounds), the output drains, then three seconds of the tap's own
 		// frames — more than one interval of the bed — hold no sample but 0.
-		b.waitFor(`window.ambient.state().voices.length === 0 && window.__pt.stats && window.__pt.stats.zeroRun >= window.__pt.ctx.sampleRate / 2`, 30*time.Second)
+		var q struct {
+			Voices  int   `json:"voices"`
+			ZeroRun int64 `json:"zeroRun"`
+			Rate    int64 `json:"rate"`
+		}
+		until(t, 30*time.Second, func() string {
+			return fmt.Sprintf("%s off: %d voices sounding, the output's last %d frames zeros; want none and half a second", c.name, q.Voices, q.ZeroRun)
+		}, func() bool {
+			b.eval(&q, `({ voices: window.ambient.state().voices.length, zeroRun: window.__pt.stats ? window.__pt.stats.zeroRun : 0, rate: window.__pt.ctx.sampleRate })`)
+			return q.Voices == 0 && q.ZeroRun >= q.Rate/2
+		})
 		b.eval(nil, `window.__pt.mark()`)
 		b.waitFor(`window.__pt.stats && window.__pt.stats.frames >= 3 * window.__pt.ctx.sampleRate`, 30*time.Second)
 		var quiet struct {

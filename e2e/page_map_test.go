@@ -75,11 +75,25 @@ func pageMap(t *testing.T, spec browserSpec) {
 	px, py := v.screen(s.State.Where.X, s.State.Where.Y)
 	pbx, pby := math.Floor(s.State.Where.X/world.BlockLength), math.Floor(s.State.Where.Y/world.BlockLength)
 	// clear: a point this far from what else the map draws there (the
-	// marker and its wedge, the hearing circle, the ring's lines).
-	clear := func(x, y float64) bool {
+	// marker and its wedge, the hearing circle, the ring's lines, and the
+	// lines and rings of the voices of the state shown, s).
+	clear := func(x, y float64, own int) bool {
 		d := math.Hypot(x-px, y-py)
 		if d < 12 || d < 38 && math.Abs(math.Atan2(x-px, py-y)) < 0.7 || math.Abs(d-120*v.Scale) < 4 {
 			return false
+		}
+		for i, vc := range s.State.Voices {
+			if vc.Dir == 0 {
+				if d < 26 {
+					return false
+				}
+				continue
+			}
+			h := dirDegrees[vc.Dir] * math.Pi / 180
+			ex, ey := v.screen(s.State.Where.X+math.Sin(h)*vc.Dist, s.State.Where.Y+math.Cos(h)*vc.Dist)
+			if segmentDist(x, y, px, py, ex, ey) < 1.5 || i != own && math.Hypot(x-ex, y-ey) < 8 {
+				return false // on a voice's line, or another voice's disc
+			}
 		}
 		for k := -1.0; k <= 2; k++ {
 			ex, _ := v.screen((pbx+k)*world.BlockLength, 0)
@@ -97,7 +111,7 @@ func pageMap(t *testing.T, spec browserSpec) {
 	for _, cw := range s.State.Cells {
 		_, _, _, X, Y := landCell(cw.ObjcellID)
 		x, y := v.screen(X+12, Y+12)
-		if !clear(x, y) {
+		if !clear(x, y, -1) {
 			continue
 		}
 		checked++
@@ -172,7 +186,7 @@ func pageMap(t *testing.T, spec browserSpec) {
 	until(t, 120*time.Second, func() string { return "no placed voice's disc clear of the ring and marker" }, func() bool {
 		b.waitFor(`window.__pt.state && window.__pt.state.voices.some((v) => v.dir > 0)`, 60*time.Second)
 		s = snapshot(t, b)
-		for _, vc := range s.State.Voices {
+		for i, vc := range s.State.Voices {
 			if vc.Dir == 0 {
 				continue
 			}
@@ -182,7 +196,7 @@ func pageMap(t *testing.T, spec browserSpec) {
 			x, y = x+2*math.Cos(h), y+2*math.Sin(h) // across the line (screen y runs south)
 			X, Y = v.world(x, y)
 			base, ok := under(X, Y)
-			if !clear(x, y) || !ok {
+			if !clear(x, y, i) || !ok {
 				continue
 			}
 			voices++
@@ -322,6 +336,16 @@ func pageMap(t *testing.T, spec browserSpec) {
 		t.Errorf("after a good move the Go box still says %q", msg)
 	}
 	lfNoErrors(t, b)
+}
+
+// segmentDist is the distance of (x, y) from the segment (x0, y0)–(x1, y1).
+func segmentDist(x, y, x0, y0, x1, y1 float64) float64 {
+	dx, dy := x1-x0, y1-y0
+	u := 0.0
+	if l := dx*dx + dy*dy; l > 0 {
+		u = math.Max(0, math.Min(1, ((x-x0)*dx+(y-y0)*dy)/l))
+	}
+	return math.Hypot(x-x0-u*dx, y-y0-u*dy)
 }
 
 // landmarkPos is a landmark's POS.
