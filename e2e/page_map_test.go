@@ -297,6 +297,16 @@ func pageMap(t *testing.T, spec browserSpec) {
 	b.eval(nil, `location.hash = `+lfJS(rpos))
 	rX, rY, _ := landmarkGlobal(t, rpos)
 	moved("a link to the river", rX, rY, tol)
+	// The hash above is the test's own: the engine must have rebuilt there.
+	var w struct {
+		Cell string  `json:"objcellId"`
+		X    float64 `json:"X"`
+		Y    float64 `json:"Y"`
+	}
+	until(t, 30*time.Second, func() string { return fmt.Sprintf("a link to the river: the engine rebuilt last at %+v", w) }, func() bool {
+		b.eval(&w, `window.ambient.state().where`)
+		return w.Cell == rpos[:10] && math.Abs(w.X-rX) < 0.01 && math.Abs(w.Y-rY) < 0.01
+	})
 
 	// The Go box, in each form it takes.
 	gotoBox := func(text string) {
