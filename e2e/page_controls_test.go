@@ -47,7 +47,7 @@ func constantGain(cv, a float64) (float64, int) {
 // volume slider drives the same law; setEnabled(false) and unticking
 // "Ambient sounds" let the sounding voice end and then the output is exact
 // zeros with no play, and turning it back on brings the sound back.
-func TestPageVolumeAndEnable(t *testing.T) { forEngines(t, pageEngines, pageVolumeAndEnable) }
+func TestPageVolumeAndEnable(t *testing.T) { pageTest(t, pageVolumeAndEnable) }
 
 func pageVolumeAndEnable(t *testing.T, spec browserSpec) {
 	url := pageServer(t, bedWorld(t))

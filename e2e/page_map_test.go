@@ -40,7 +40,7 @@ func landCell(id uint32) (bx, by, index int, X, Y float64) {
 	return bx, by, index, float64(bx)*world.BlockLength + float64(index/8)*24, float64(by)*world.BlockLength + float64(index%8)*24
 }
 
-func TestPageMap(t *testing.T) { forEngines(t, pageEngines, pageMap) }
+func TestPageMap(t *testing.T) { pageTest(t, pageMap) }
 
 func pageMap(t *testing.T, spec browserSpec) {
 	var stb, sound int

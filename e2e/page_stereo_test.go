@@ -61,7 +61,7 @@ func callsWorld(t *testing.T, stb, sound *int) worldEdit {
 // camera's heading. Calls come from all eight bands; with the camera facing
 // north, east bands are right-louder; Q/E turning the page's camera to face
 // south swaps every band's side, and setCamera back to north swaps it back.
-func TestPageStereo(t *testing.T) { forEngines(t, pageEngines, pageStereo) }
+func TestPageStereo(t *testing.T) { pageTest(t, pageStereo) }
 
 func pageStereo(t *testing.T, spec browserSpec) {
 	var stb, sound int
