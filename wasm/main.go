@@ -182,7 +182,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	// first, and keeps crypto out of the wasm.
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
-	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog}
+	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, Captions: true}
 	if arg(args, 2).Truthy() {
 		hopt.Listing = cell.Landblocks
 	}
