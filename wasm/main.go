@@ -118,6 +118,13 @@ func (a *api) object() js.Value {
 		}
 		return jsonOf(a.host.Drain(), nil)
 	}))
+	add("recaption", fn("recaption", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		a.host.Recaption()
+		return nil, nil
+	}))
 	add("info", fn("info", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen

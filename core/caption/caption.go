@@ -206,6 +206,11 @@ func (c *Captioner) Tick(now float64, evs []ambient.Event, beds bool, eng *ambie
 	return out, emitted
 }
 
+// Forget forgets which beds were last said, so that the next evaluation
+// says them again: for a page whose audio has just begun to be heard, which
+// dropped the captions of its silence.
+func (c *Captioner) Forget() { c.said = c.said[:0] }
+
 // offered opens a window at now unless one is open.
 func (c *Captioner) offered(now float64) {
 	if !c.open {

@@ -400,3 +400,49 @@ func count(ss []said, k caption.Kind) int {
 	}
 	return n
 }
+
+// TestRecaption: once the bed was said, Recaption (the page's audio begins
+// to be heard) has it said again, once.
+func TestRecaption(t *testing.T) {
+	h := newHost(t, 2, nil)
+	h.Move(landmark(t, "river"))
+	if got, _ := run(h, 0, 3*30); count(got, caption.KindBed) != 1 {
+		t.Fatalf("river: %+v, want one bed caption", got)
+	}
+	h.Recaption()
+	got, _ := run(h, 3*30, 3*30)
+	if count(got, caption.KindBed) != 1 || !strings.HasPrefix(got[0].Text, "running water") {
+		t.Errorf("after Recaption: %+v; want the river's bed said again, once", got)
+	}
+}
+
+// TestTickAllocs: a tick that offers plays to an open window allocates
+// nothing (the host's tick runs on the audio callback); only a caption's
+// words, at most once a second, do.
+func TestTickAllocs(t *testing.T) {
+	w := demoWorld(t)
+	r, err := dat.DecodeRegion(dat.RegionID, w.Portal[uint32(dat.RegionID)])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := caption.New(r)
+	evs := []ambient.Event{
+		{Kind: ambient.KindPlay, STBIndex: 2, Dir: 3, DB: -12, Wave: 0x0A000112},
+		{Kind: ambient.KindSkip, STBIndex: 2, Reason: ambient.ReasonChance},
+		{Kind: ambient.KindPlay, STBIndex: 2, Dir: 7, DB: -9, Wave: 0x0A000113},
+		{Kind: ambient.KindPlay, STBIndex: 2, Continuous: true, DB: -4, Wave: 0x0A000110},
+	}
+	l := caption.Listener{Camera: true}
+	c.Tick(0, evs, false, nil, l) // opens the window
+	now := 0.0
+	if n := testing.AllocsPerRun(200, func() {
+		now += 1e-3 // within the window
+		c.Tick(now, evs, false, nil, l)
+	}); n != 0 {
+		t.Errorf("a tick within the window allocates %v times", n)
+	}
+	got, ok := c.Tick(1, nil, false, nil, l)
+	if !ok || got.Text != "a call from the forest, ahead-right, near" || got.DB != -9 {
+		t.Errorf("the window's caption: %+v %v; want the −9 dB call, ahead-right of a camera facing north", got, ok)
+	}
+}

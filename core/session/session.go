@@ -227,6 +227,19 @@ func (h *Host) SetEnabled(on bool) {
 	h.mu.Unlock()
 }
 
+// Recaption has the captions say the continuous sounds around the listener
+// again, as if they had just changed (within a second, at the next window's
+// close): the page calls it when its audio begins to be heard, having
+// dropped the captions of its silence.
+func (h *Host) Recaption() {
+	h.mu.Lock()
+	if h.captions != nil {
+		h.captions.Forget()
+		h.bedsDirty = true
+	}
+	h.mu.Unlock()
+}
+
 // Tick runs one frame at absolute time now, as SmartBox::UseTime does: the
 // player's position into ChangePosition (which rebuilds on a cell change;
 // the host also rebuilds when records the last rebuild lacked have
