@@ -239,14 +239,16 @@ export class AmbientAudio {
 
   // _captions emits the Go side's captions while the audio is heard: a
   // caption says what plays, and before start() (or after stop()) nothing
-  // reaches the speakers. When the audio begins to be heard the Go side is
-  // asked to say the continuous sounds again, so a listener who starts at
-  // the river is told of the river.
+  // reaches the speakers, though the engine's clock runs. So a batch is
+  // emitted only when the audio ran at this poll and the last: the batch
+  // of the poll that first finds it running was made (nearly all) in
+  // silence. At that poll the Go side is asked to say the continuous
+  // sounds again, so a listener who starts at the river is told of it.
   _captions(cs) {
     const heard = this.running;
     if (heard && !this._heard) this._call("recaption");
+    else if (heard) for (const c of cs) this._emit("caption", c);
     this._heard = heard;
-    if (heard) for (const c of cs) this._emit("caption", c);
   }
 }
 
