@@ -203,14 +203,42 @@ func TestDirectionWords(t *testing.T) {
 	}
 }
 
-// TestNothingUnheard: no caption in the cellar (it sees no outside), none
-// at the river with ambient sound disabled or the slider at 0; the bed is
-// said once the slider comes up again.
+// TestNothingUnheard: no caption in the cellar (it sees no outside), from
+// the start or down from the river; none at the river with ambient sound
+// disabled or the slider at 0; the bed is said once the slider comes up
+// again, and once ambient sound is enabled again.
 func TestNothingUnheard(t *testing.T) {
 	h := newHost(t, 3, nil)
 	h.Move(landmark(t, "cellar"))
 	if got, _ := run(h, 0, 60*30); len(got) != 0 {
 		t.Errorf("cellar: %d captions in a minute, the first %+v; want none", len(got), got[0])
+	}
+	h = newHost(t, 3, nil)
+	h.Move(landmark(t, "river"))
+	if got, _ := run(h, 0, 3*30); count(got, caption.KindBed) != 1 {
+		t.Fatalf("river: %+v, want its bed said", got)
+	}
+	h.Move(landmark(t, "cellar"))
+	got, evs := run(h, 3*30, 60*30)
+	if !hasRebuild(evs) {
+		t.Fatal("no rebuild in the cellar")
+	}
+	if len(got) != 0 {
+		t.Errorf("down from the river into the cellar: %d captions in a minute, the first %+v; want none", len(got), got[0])
+	}
+
+	h = newHost(t, 3, nil)
+	h.Move(landmark(t, "river"))
+	if got, _ := run(h, 0, 3*30); count(got, caption.KindBed) != 1 {
+		t.Fatalf("river: %+v, want its bed said", got)
+	}
+	h.SetEnabled(false)
+	if got, _ := run(h, 3*30, 30*30); len(got) != 0 {
+		t.Errorf("river, ambient sound disabled after its bed: %d captions, the first %+v; want none", len(got), got[0])
+	}
+	h.SetEnabled(true)
+	if got, _ := run(h, 33*30, 2*30); len(got) != 1 || got[0].Kind != caption.KindBed || !strings.HasPrefix(got[0].Text, "running water") {
+		t.Errorf("river, ambient sound enabled again: %+v; want the bed said once", got)
 	}
 	h = newHost(t, 3, nil)
 	h.SetEnabled(false)
@@ -221,7 +249,7 @@ func TestNothingUnheard(t *testing.T) {
 	h = newHost(t, 3, nil)
 	h.SetVolume(0)
 	h.Move(landmark(t, "river"))
-	got, evs := run(h, 0, 30*30)
+	got, evs = run(h, 0, 30*30)
 	if len(got) != 0 {
 		t.Errorf("river, slider at 0: %d captions, the first %+v; want none", len(got), got[0])
 	}
