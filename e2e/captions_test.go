@@ -163,19 +163,12 @@ func pageZones(t *testing.T, spec browserSpec) {
 	X, Y := math.Floor((w.GX-400)/24)*24+12, math.Floor(w.GY/24)*24+12 // a cell's centre, outside the ring and heat map
 	pixel := fmt.Sprintf(`(() => { const [x, y] = window.mapCanvas.screenOf(%v, %v), c = document.getElementById("map"), r = devicePixelRatio || 1;
 		return [...c.getContext("2d").getImageData(Math.round(x * r), Math.round(y * r), 1, 1).data].slice(0, 3); })()`, X, Y)
-	// The tile is drawn (not the background, not "pending"), the same twice.
+	// The tile is drawn (not the background, not "pending").
 	b.waitFor(`(() => { const p = `+pixel+`; return p.join() !== "14,17,22" && p.join() !== "26,31,39"; })()`, 30*time.Second)
 	var base [3]int
 	b.eval(&base, pixel)
 
-	var idx zonesIndex
-	resp, err := http.Get(datURL + "/zones.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := decodeJSON(resp, &idx); err != nil {
-		t.Fatal(err)
-	}
+	idx := getZonesIndex(t, datURL)
 	z := zonesPixel(t, datURL, idx, X, Y)
 	var want [3]int
 	for i := range want {
@@ -242,14 +235,7 @@ func leafletZones(t *testing.T, spec browserSpec) {
 	b.do("goto", "url", pageURL+"/extra/crs.html?server="+datURL)
 	b.waitFor(`window.unbind && (() => { const i = document.querySelector("img.ac-zones-image"); return i && i.complete && i.naturalWidth > 0; })()`, 60*time.Second)
 
-	var idx zonesIndex
-	resp, err := http.Get(datURL + "/zones.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := decodeJSON(resp, &idx); err != nil {
-		t.Fatal(err)
-	}
+	idx := getZonesIndex(t, datURL)
 	for _, zoom := range []int{3, 1} {
 		b.eval(nil, fmt.Sprintf(`map.setZoom(%d, { animate: false }); null`, zoom))
 		// Leaflet places the image on zoomend/viewreset; ask for its box once the map says the zoom.
@@ -341,12 +327,22 @@ func clickSeen(b *lfBrowser, sel string) {
 	lfClickElement(b, sel)
 }
 
-func decodeJSON(resp *http.Response, v any) error {
+// getZonesIndex is the sound server's zones.json.
+func getZonesIndex(t *testing.T, datURL string) zonesIndex {
+	t.Helper()
+	resp, err := http.Get(datURL + "/zones.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s", resp.Request.URL, resp.Status)
+		t.Fatalf("%s/zones.json: %s", datURL, resp.Status)
 	}
-	return json.NewDecoder(resp.Body).Decode(v)
+	var idx zonesIndex
+	if err := json.NewDecoder(resp.Body).Decode(&idx); err != nil {
+		t.Fatalf("%s/zones.json: %v", datURL, err)
+	}
+	return idx
 }
 
 func lfJSON3(c [3]int) string { return fmt.Sprintf("[%d,%d,%d]", c[0], c[1], c[2]) }
