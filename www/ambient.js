@@ -63,6 +63,10 @@ export class AmbientAudio {
       throw await explainOpen(e, portal, server, acdat);
     }
     amb._timer = setInterval(() => amb._poll(), POLL_MS);
+    // Back online: ask at once for what failed, rather than at the host's
+    // next backoff (up to 30 s away).
+    amb._online = () => { if (!amb._disposed) amb._api.retryNow(); };
+    globalThis.addEventListener?.("online", amb._online);
     return amb;
   }
 
@@ -70,6 +74,7 @@ export class AmbientAudio {
     this._api = api;
     this._where = where;
     this._ctx = null;
+    this._onCtxState = null; // its statechange listener, removed at dispose
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set(), caption: new Set() };
     this._heard = false; // the audio was running at the last poll
     this._lastState = null;
@@ -90,19 +95,15 @@ export class AmbientAudio {
   async start() {
     this._live();
     const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
-    let made = null;
-    if (!this._ctx && Native) {
-      // The Go side's oto creates the AudioContext inside this call; note
-      // which one, to report its state.
-      globalThis.AudioContext = class extends Native {
-        constructor(o) { super(o); made = this; }
-      };
-    }
+    const box = { made: null };
+    // The Go side's oto creates the AudioContext inside this call; note
+    // which one, to report its state.
+    if (!this._ctx && Native) globalThis.AudioContext = contextSpy(Native, box);
     try { this._call("start"); } finally { if (Native) globalThis.AudioContext = Native; }
-    if (made) {
-      this._ctx = made;
-      // dispose() closes the context, which fires one more statechange.
-      made.addEventListener("statechange", () => { if (!this._disposed) this._emit("state", this.state()); });
+    if (box.made) {
+      this._ctx = box.made;
+      this._onCtxState = () => { if (!this._disposed) this._emit("state", this.state()); };
+      this._ctx.addEventListener("statechange", this._onCtxState);
     }
     const ctx = this._ctx;
     if (ctx && ctx.state !== "running") {
@@ -155,6 +156,20 @@ export class AmbientAudio {
   }
 
   /**
+   * What the instance holds, for long sessions and their benchmarks
+   * (bench/soak): the Go runtime's memory (runtime/metrics), the wasm's
+   * linear memory (it never shrinks: its size is what the tab keeps), and
+   * the bytes each cache counts as holding. Cheap: a few figures, no state.
+   * @returns {import("./ambient").Stats}
+   */
+  stats() {
+    this._live();
+    const s = JSON.parse(this._call("stats"));
+    s.wasmMemory = this._api.memory ? this._api.memory.buffer.byteLength : 0;
+    return s;
+  }
+
+  /**
    * Whether the source holds landblock (bx, by), as far as this instance
    * knows (a fetch, a not-found, the source's landblock listing): off the
    * data the listener is nowhere.
@@ -181,7 +196,14 @@ export class AmbientAudio {
     if (this._disposed) return;
     this._api.dispose();
     clearInterval(this._timer);
-    if (this._ctx) this._ctx.close().catch(() => {});
+    if (this._online) globalThis.removeEventListener?.("online", this._online);
+    if (this._ctx) {
+      // Nothing of this instance stays on the context: whatever keeps a
+      // closed context alive (a page's own worklet on it) must not keep the
+      // instance and its wasm memory too.
+      this._ctx.removeEventListener("statechange", this._onCtxState);
+      this._ctx.close().catch(() => {});
+    }
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
   }
@@ -252,13 +274,25 @@ export class AmbientAudio {
   }
 }
 
+// contextSpy is a subclass of the AudioContext constructor Native that notes
+// the context made in box.made. It lives out here, not in a method, so
+// that the context's prototype chain (its constructor's closure) holds
+// nothing of the instance that made it.
+function contextSpy(Native, box) {
+  return class extends Native {
+    constructor(o) { super(o); box.made = this; }
+  };
+}
+
 // coded makes an AmbientError: an Error with a code (and, from extra, the
-// record it is about: id, landblock).
+// record it is about: id, landblock; a network failure's reason and status).
 function coded(code, message, extra = {}) {
   const e = new Error(message);
   e.code = code;
   if (extra.id) e.id = extra.id;
   if (extra.landblock) e.landblock = extra.landblock;
+  if (extra.reason) e.reason = extra.reason;
+  if (extra.status) e.status = extra.status;
   return e;
 }
 
@@ -288,7 +322,9 @@ async function runWasm(wasmURL, wasmExec) {
   }
   const exited = go.run(inst);
   try {
-    return await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+    const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+    api.memory = inst.exports.mem; // stats(): the linear memory's size
+    return api;
   } finally {
     delete globalThis[cbName];
   }

@@ -9,7 +9,7 @@ import { CaptionStrip } from "./page/captions.js";
 import { MapCanvas } from "./page/mapcanvas.js";
 import { Movement } from "./page/movement.js";
 import { Panel } from "./page/panel.js";
-import { SourcePicker, missingLandblock, moveFailure, noCells, sourceName } from "./page/source.js";
+import { SourcePicker, missingLandblock, moveFailure, networkWords, noCells, sourceName, troubleWords } from "./page/source.js";
 import { TileStore } from "./page/tiles.js";
 import { ZoneLayer } from "./page/zones.js";
 
@@ -30,6 +30,7 @@ async function startPage() {
   let generation = 0; // which connect() is current
   let audioWanted = false; // the user started the audio once
   let block; // the landblock the legend was drawn for
+  let playing = null; // the source amb reads
 
   const audioState = () => (amb && amb.audioContext ? amb.audioContext.state : "none");
   const info = () => (amb ? amb.info : NO_INFO);
@@ -42,6 +43,7 @@ async function startPage() {
     terrainAt: (id) => tiles.terrainAt(id),
     onLandmark: (l) => movement.jump(posText(l.where)),
     onStart: () => startAudio(),
+    troubleWords: (t) => troubleWords(t, playing),
   });
   const movement = new Movement({
     onMoved: (w, { recentre, settled }) => {
@@ -128,13 +130,14 @@ async function startPage() {
     }
     if (my !== generation) { a.dispose(); return; }
     amb = a;
+    playing = src;
     window.ambient = a;
     tiles.attach(a); movement.attach(a); zones.attach(src);
     panel.setInfo(a.info); legend();
     a.setVolume(Number(vol.value));
     a.setEnabled(enabled.checked);
     a.on("state", (s) => { st = s; panel.render(s, movement.player, audioState()); canvas.invalidate(); });
-    a.on("error", (e) => panel.error(e.message));
+    a.on("error", (e) => panel.error(networkWords(e, src)));
     a.on("play", (ev) => panel.played(ev));
     a.on("caption", (c) => captions.add(c));
     source.connected(src, a.info);

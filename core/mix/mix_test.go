@@ -385,6 +385,17 @@ func TestCache(t *testing.T) {
 	if m.cache.m[2] != nil || m.cache.m[3] == nil {
 		t.Errorf("the host released wave 2 but the cache still holds it")
 	}
+	// The host decodes wave 3 again (it let it go and came back): the clip
+	// of the old PCM can never play again, and it goes within a second
+	// even though wave 3 does not play, with the old PCM it holds.
+	h.pcm[3] = dc(22050, 22050, 0.1)
+	render(m, 48000, 4800)
+	if e := m.cache.m[3]; e != nil {
+		t.Errorf("the host holds a new PCM for wave 3 but the cache still holds the old one's clip")
+	}
+	if b, n := m.Cached(); b != 0 || n != 0 {
+		t.Errorf("Cached() = %d bytes, %d clips; want none", b, n)
+	}
 }
 
 // TestNoAllocSteadyState: once its waves are resampled, a block allocates

@@ -49,7 +49,7 @@ func (h *Host) Snapshot() Snapshot {
 		State:         st,
 		HeldInstances: h.eng.Instances(),
 		Voices:        h.eng.Voices(h.now),
-		Loading:       h.ld.snapshot(),
+		Loading:       h.statsLocked(),
 		Where:         world.WhereOf(st.Player),
 		Cells:         cells,
 		Next:          h.eng.NextPlays(),
