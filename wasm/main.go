@@ -162,6 +162,13 @@ func (a *api) object() js.Value {
 		}
 		return jsonOf(a.host.Drain(), nil)
 	}))
+	add("recaption", fn("recaption", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		a.host.Recaption()
+		return nil, nil
+	}))
 	add("retryNow", fn("retryNow", func([]js.Value) (any, error) {
 		if a.host != nil {
 			a.host.RetryNow()
@@ -241,7 +248,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	// first, and keeps crypto out of the wasm.
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
-	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, KeepWaveBytes: pageKeptWaves}
+	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, KeepWaveBytes: pageKeptWaves, Captions: true}
 	if arg(args, 2).Truthy() {
 		hopt.Listing = cell.Landblocks
 	}

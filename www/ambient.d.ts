@@ -277,12 +277,45 @@ export interface AmbientError extends Error {
 /** What the instance knows of a landblock: fetched or listed, missing, or not asked yet. */
 export type LandblockPresence = "present" | "absent" | "unknown";
 
+/**
+ * What the page plays, in words (contracts §3.3), at most one a second, and
+ * only while the audio is heard. A "bed" when a rebuild changes the
+ * continuous sounds around the listener; a "call" for an audible one-shot,
+ * the loudest of its second.
+ */
+export interface Caption {
+  /** For people: "running water, all around", "a call from the forest, north-east, near". */
+  text: string;
+  kind: "bed" | "call";
+  /**
+   * "all around", a compass word ("north", "north-east", …), or with a camera
+   * set ("setCamera") a word relative to its heading: "ahead", "ahead-right",
+   * "right", "behind-right", "behind", "behind-left", "left", "ahead-left".
+   * A call's is the band the engine placed it in; a bed's (of several, the
+   * loudest's) the weighted bands of its cells.
+   */
+  direction: string;
+  /** Sent at −20 dB or louder (a one-shot within about 15 m at full volume). */
+  near: boolean;
+  /** The sound set (of a bed of several, the loudest). */
+  stbIndex: number;
+  /** Its SoundTable. */
+  table: Hex;
+  /** The call's wave; null for a bed (its variant is drawn at each fire). */
+  wave: Hex | null;
+  /** When it sounded (the call's play, the bed's rebuild), audio-clock seconds. */
+  t: number;
+  /** The whole dB it plays at. */
+  db: number;
+}
+
 export interface EventMap {
   play: PlayEvent;
   skip: SkipEvent;
   rebuild: RebuildEvent;
   state: State;
   error: AmbientError;
+  caption: Caption;
 }
 
 /** Methods throw (or reject with) an AmbientError. */

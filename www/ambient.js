@@ -11,7 +11,8 @@
 // (wasm/main.go) → session.Host.SetPlayerPOS → the engine at the mixer's
 // next tick. state() is one snapshot of the host (session.Snapshot); a
 // timer drains its events and problems into "play", "skip", "rebuild",
-// "error" and "state" events. Every error is an Error with a code
+// "error" and "state" events, and the Go side's captions (core/caption)
+// into "caption" events while the audio is heard. Every error is an Error with a code
 // (AmbientError in ambient.d.ts).
 
 import { hexId as hex, mapCoord, mapText } from "./geo.js";
@@ -76,7 +77,8 @@ export class AmbientAudio {
     this._where = where;
     this._ctx = null;
     this._onCtxState = null; // its statechange listener, removed at dispose
-    this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set() };
+    this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set(), caption: new Set() };
+    this._heard = false; // the audio was running at the last poll
     this._lastState = null;
     this._loadingKey = "";
     this._disposed = false;
@@ -224,7 +226,7 @@ export class AmbientAudio {
 
   _set(kind) {
     const s = this._handlers[kind];
-    if (!s) throw new Error(`ambient: no event "${kind}" (play, skip, state, error, rebuild)`);
+    if (!s) throw new Error(`ambient: no event "${kind}" (play, skip, state, error, rebuild, caption)`);
     return s;
   }
 
@@ -272,12 +274,27 @@ export class AmbientAudio {
       else if (ev.event === "rebuild") { changed = true; this._emit("rebuild", ev); }
     }
     for (const pr of p.errors) { changed = true; this._emit("error", coded(pr.code, pr.message, pr)); }
+    this._captions(p.captions || []);
     if (!st) return;
     const key = JSON.stringify(st.loading) + st.voices.length + st.audio;
     if (changed || key !== this._loadingKey || p.events.length) {
       this._loadingKey = key;
       this._emit("state", st);
     }
+  }
+
+  // _captions emits the Go side's captions while the audio is heard: a
+  // caption says what plays, and before start() (or after stop()) nothing
+  // reaches the speakers, though the engine's clock runs. So a batch is
+  // emitted only when the audio ran at this poll and the last: the batch
+  // of the poll that first finds it running was made (nearly all) in
+  // silence. At that poll the Go side is asked to say the continuous
+  // sounds again, so a listener who starts at the river is told of it.
+  _captions(cs) {
+    const heard = this.running;
+    if (heard && !this._heard) this._call("recaption");
+    else if (heard) for (const c of cs) this._emit("caption", c);
+    this._heard = heard;
   }
 }
 
