@@ -208,3 +208,37 @@ func TestGitVersion(t *testing.T) {
 		t.Errorf("tagged v1.4.0: %q %v", v, err)
 	}
 }
+
+// The README's bindLeaflet lines are ones a map maintainer can paste: every
+// option they pass is one leaflet-ambient.d.ts's BindOptions declares, and
+// the sound-zone layer is among them (issue 20: the line a map maintainer adds).
+func TestReadmeBindLinesUseDeclaredOptions(t *testing.T) {
+	dts, err := os.ReadFile(filepath.Join("..", "..", "www", "leaflet-ambient.d.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)interface BindOptions \{(.*?)\n\}`).FindSubmatch(dts)
+	if body == nil {
+		t.Fatal("leaflet-ambient.d.ts: no interface BindOptions")
+	}
+	declared := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\s+(\w+)\?:`).FindAllSubmatch(body[1], -1) {
+		declared[string(m[1])] = true
+	}
+	readme := Readme("1.0.0")
+	calls := regexp.MustCompile(`bindLeaflet\(map, amb, \{([^}]*)\}\)`).FindAllStringSubmatch(readme, -1)
+	used := map[string]bool{}
+	for _, c := range calls {
+		for _, m := range regexp.MustCompile(`(?:^|,)\s*(\w+):`).FindAllStringSubmatch(c[1], -1) {
+			used[m[1]] = true
+			if !declared[m[1]] {
+				t.Errorf("the README passes bindLeaflet an option %q that BindOptions does not declare", m[1])
+			}
+		}
+	}
+	for _, want := range []string{"follow", "zones", "captions"} {
+		if !used[want] {
+			t.Errorf("no bindLeaflet line in the README passes %q", want)
+		}
+	}
+}
