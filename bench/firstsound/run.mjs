@@ -1,0 +1,284 @@
+// run.mjs: the browser half of bench/firstsound (main.go runs it).
+//
+//   node run.mjs PLAYWRIGHT_DIR CHROMIUM URL CONFIG_JSON
+//
+// CONFIG: {runs, mode: "visit"|"click", link, mbit (0: no emulation),
+// latencyMs}. Each run launches Chromium on a fresh profile; "visit" opens
+// URL (cold), clicks the overlay as soon as the page says "Click to
+// listen", waits for the first sample and for the load to end, then opens
+// it again in the same profile (warm) and does the same; "click" waits for
+// everything to load before it clicks. One JSON line per navigation.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const [pwDir, chromiumPath, url, cfgJSON] = process.argv.slice(2);
+const cfg = JSON.parse(cfgJSON);
+const { chromium } = await import(pwDir + "/node_modules/playwright-core/index.mjs");
+
+const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
+const T = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+for (let run = 0; run < cfg.runs; run++) {
+  const profile = mkdtempSync(join(tmpdir(), "acambient-firstsound-profile-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath, headless: true, args, viewport: { width: 1200, height: 800 },
+  });
+  try {
+    const page = context.pages()[0] || await context.newPage();
+    await page.addInitScript(probeSource);
+    const cdp = await context.newCDPSession(page);
+    const net = new NetLog(cdp);
+    await cdp.send("Network.enable");
+    const visits = cfg.mode === "click" ? [false] : [false, true];
+    for (const warm of visits) {
+      if (warm) await page.goto("about:blank");
+      if (cfg.mbit > 0) {
+        // Applied before each navigation: the emulation is the target's, and
+        // covers every request the page makes, the wasm's fetch() included.
+        const bps = cfg.mbit * 1e6 / 8;
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false, latency: cfg.latencyMs, downloadThroughput: bps, uploadThroughput: bps,
+        });
+      }
+      net.reset();
+      let m;
+      try {
+        m = await visit(page, net, cfg.mode);
+      } catch (e) {
+        m = { error: String(e && e.stack || e) };
+      }
+      console.log(JSON.stringify({ link: cfg.link, mode: cfg.mode, run, warm, ...m }));
+    }
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+}
+
+async function visit(page, net, mode) {
+  await page.goto(url, { waitUntil: "commit" });
+  const wait = (fn, timeout = 180000) => page.waitForFunction(fn, null, { timeout, polling: 10 });
+  await wait(() => window.probe && window.probe.t.ready !== undefined);
+  if (mode === "click") {
+    await loaded(page, net);
+    await T(1000);
+  }
+  const box = await page.locator("#overlay").boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await wait(() => window.probe.t.first !== undefined);
+  if (mode !== "click") await loaded(page, net);
+  const p = await page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    return { t: window.probe.t, late: window.probe.late, requestStart: nav ? nav.requestStart : -1, timeOrigin: performance.timeOrigin };
+  });
+  const toPage = net.clock(p);
+  const first = p.t.first;
+  const out = {
+    ready: p.t.ready, click: p.t.click, first, firstLate: !!p.late,
+    bytesFirst: net.bytesBefore(toPage, first),
+    bytesAll: net.bytesBefore(toPage, Infinity),
+    loaded: net.lastFinish(toPage),
+    requests: net.reqs.size,
+    netRecords: 0, netRecords200: 0,
+    wasm: { status: 0, fromCache: false, bytes: 0, ms: -1 },
+    clicks: {},
+  };
+  for (const r of net.reqs.values()) {
+    if (r.url.includes("/files/") && r.overNetwork()) {
+      out.netRecords++;
+      if (r.status === 200) out.netRecords200++;
+    }
+    if (/ambient\.wasm(\?|$)/.test(r.url)) {
+      out.wasm = { status: r.status, fromCache: !r.overNetwork(), bytes: r.encoded(), ms: r.end >= 0 ? (r.end - r.start) * 1000 : -1 };
+    }
+  }
+  for (const k of ["ctx", "sp", "resume", "running", "firstProcess", "first"]) {
+    const v = p.t[k === "ctx" ? "ctxCreated" : k === "sp" ? "spCreated" : k];
+    out.clicks[k] = v !== undefined && p.t.click !== undefined ? v - p.t.click : -1;
+  }
+  return out;
+}
+
+// loaded waits for the host to have nothing pending and the network to
+// have been quiet for a second.
+async function loaded(page, net) {
+  const t0 = Date.now();
+  for (;;) {
+    const pending = await page.evaluate(() => window.ambient ? window.ambient.state().loading.pending : -1);
+    if (pending === 0 && net.inflight() === 0 && Date.now() - net.lastEvent > 1000) return;
+    if (Date.now() - t0 > 180000) throw new Error("the load did not end in 180 s");
+    await T(100);
+  }
+}
+
+// NetLog keeps the CDP Network events of one navigation.
+class NetLog {
+  constructor(cdp) {
+    this.reset();
+    const get = (id) => this.reqs.get(id);
+    cdp.on("Network.requestWillBeSent", (e) => {
+      this.lastEvent = Date.now();
+      if (!e.request.url.startsWith("http")) return;
+      const r = get(e.requestId);
+      if (r) { r.url = e.request.url; return; } // a redirect: the same id
+      this.reqs.set(e.requestId, new Req(e));
+    });
+    cdp.on("Network.requestServedFromCache", (e) => { const r = get(e.requestId); if (r) r.cached = true; });
+    cdp.on("Network.responseReceived", (e) => {
+      this.lastEvent = Date.now();
+      const r = get(e.requestId);
+      if (!r) return;
+      r.status = e.response.status;
+      r.cached = r.cached || e.response.fromDiskCache || e.response.fromPrefetchCache || e.response.fromServiceWorker;
+      if (e.type === "Document" && e.response.timing) r.timing = e.response.timing;
+    });
+    cdp.on("Network.dataReceived", (e) => {
+      this.lastEvent = Date.now();
+      const r = get(e.requestId);
+      if (r) r.chunks.push([e.timestamp, e.encodedDataLength]);
+    });
+    cdp.on("Network.loadingFinished", (e) => {
+      this.lastEvent = Date.now();
+      const r = get(e.requestId);
+      if (r) { r.end = e.timestamp; r.total = e.encodedDataLength; }
+    });
+    cdp.on("Network.loadingFailed", (e) => {
+      this.lastEvent = Date.now();
+      const r = get(e.requestId);
+      if (r) { r.end = e.timestamp; r.failed = true; }
+    });
+  }
+
+  reset() { this.reqs = new Map(); this.lastEvent = Date.now(); }
+  inflight() { let n = 0; for (const r of this.reqs.values()) if (r.end < 0) n++; return n; }
+
+  // clock maps a CDP timestamp (monotonic seconds) to the page's clock (ms
+  // since its navigation started): the document's request start is known
+  // on both (Navigation Timing's requestStart is the load timing's
+  // sendStart); without it, through the wall clock.
+  clock(p) {
+    let doc = null;
+    for (const r of this.reqs.values()) if (r.timing && !doc) doc = r;
+    if (doc && p.requestStart > 0) {
+      const at = doc.timing.requestTime * 1000 + doc.timing.sendStart;
+      return (ts) => ts * 1000 - at + p.requestStart;
+    }
+    const r = this.reqs.values().next().value;
+    return (ts) => (ts - r.start + r.wall) * 1000 - p.timeOrigin;
+  }
+
+  // bytesBefore sums the encoded bytes received up to page time t.
+  bytesBefore(toPage, t) {
+    let n = 0;
+    for (const r of this.reqs.values()) {
+      if (r.end >= 0 && !r.failed && toPage(r.end) <= t) { n += r.total; continue; }
+      for (const [ts, b] of r.chunks) if (toPage(ts) <= t) n += b;
+    }
+    return n;
+  }
+
+  lastFinish(toPage) {
+    let t = -1;
+    for (const r of this.reqs.values()) if (r.end >= 0) t = Math.max(t, toPage(r.end));
+    return t;
+  }
+}
+
+class Req {
+  constructor(e) {
+    this.url = e.request.url; this.start = e.timestamp; this.wall = e.wallTime;
+    this.status = 0; this.cached = false; this.end = -1; this.total = 0; this.failed = false; this.chunks = [];
+  }
+  overNetwork() { return !this.cached && this.status > 0 && this.total > 0; }
+  encoded() { return this.total; }
+}
+
+await main();
+
+function probeSource() {
+  // Runs before any page script (browser-testing.md §4): taps what reaches
+  // the destination, and notes, on the page's clock, when the page asks for
+  // the click, the click, the audio context's steps and the first non-zero
+  // sample.
+  const probe = window.probe = { t: {}, late: false };
+  const now = () => performance.now();
+  new MutationObserver((_, obs) => {
+    const m = document.getElementById("overlayMsg");
+    if (m && /Click to listen/.test(m.textContent) && probe.t.ready === undefined) {
+      probe.t.ready = now();
+      obs.disconnect();
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+  addEventListener("pointerdown", () => { if (probe.t.click === undefined) probe.t.click = now(); }, true);
+
+  // firstAt records the first sample's time from its frame: the main thread
+  // may hear of it late (the wasm keeps it busy), the audio clock does not.
+  const firstAt = (ctx, frame, bound) => {
+    const t = now() - (ctx.currentTime - frame / ctx.sampleRate) * 1000;
+    if (probe.t.first === undefined || t < probe.t.first) { probe.t.first = t; probe.late = bound; }
+  };
+  const tap = `class Tap extends AudioWorkletProcessor {
+    constructor() { super(); this.blocks = 0; this.done = false; }
+    process(inputs) {
+      this.blocks++;
+      const x = inputs[0] && inputs[0][0];
+      if (this.done || !x) return true;
+      for (let i = 0; i < x.length; i++) {
+        if (x[i] !== 0) { this.done = true; this.port.postMessage({ frame: currentFrame + i, atFirst: this.blocks === 1 }); break; }
+      }
+      return true;
+    }
+  }
+  registerProcessor('firstsound-tap', Tap);`;
+  const tapURL = URL.createObjectURL(new Blob([tap], { type: "text/javascript" }));
+  const Native = window.AudioContext;
+  window.AudioContext = class extends Native {
+    constructor(o) {
+      super(o);
+      probe.ctx = this;
+      if (probe.t.ctxCreated === undefined) probe.t.ctxCreated = now();
+      this.__tapIn = new GainNode(this);
+      // The analyser sees every frame from the start, so it catches a first
+      // sample that precedes the worklet's attachment.
+      const an = new AnalyserNode(this, { fftSize: 32768 });
+      this.__tapIn.connect(an);
+      const buf = new Float32Array(an.fftSize);
+      const scan = setInterval(() => {
+        if (probe.t.first !== undefined && !probe.late) { clearInterval(scan); return; }
+        if (this.state !== "running") return;
+        an.getFloatTimeDomainData(buf);
+        const i = buf.findIndex((v) => v !== 0);
+        if (i < 0) return;
+        clearInterval(scan);
+        const end = Math.round(this.currentTime * this.sampleRate);
+        firstAt(this, end - (buf.length - i), i === 0 && end > buf.length);
+      }, 20);
+      this.addEventListener("statechange", () => { if (this.state === "running" && probe.t.running === undefined) probe.t.running = now(); });
+      this.audioWorklet.addModule(tapURL).then(() => {
+        const w = new AudioWorkletNode(this, "firstsound-tap", { numberOfOutputs: 0 });
+        w.port.onmessage = (e) => firstAt(this, e.data.frame, e.data.atFirst && this.currentTime > 0.01);
+        this.__tapIn.connect(w);
+      });
+    }
+    resume() {
+      if (probe.t.resume === undefined && probe.t.click !== undefined) probe.t.resume = now();
+      return super.resume();
+    }
+    createScriptProcessor(...a) {
+      const sp = super.createScriptProcessor(...a);
+      if (probe.t.spCreated === undefined) probe.t.spCreated = now();
+      sp.addEventListener("audioprocess", () => { if (probe.t.firstProcess === undefined) probe.t.firstProcess = now(); });
+      return sp;
+    }
+  };
+  const nativeConnect = AudioNode.prototype.connect;
+  AudioNode.prototype.connect = function (dest, ...rest) {
+    const r = nativeConnect.call(this, dest, ...rest);
+    if (dest instanceof AudioDestinationNode && this.context.__tapIn) nativeConnect.call(this, this.context.__tapIn);
+    return r;
+  };
+}
