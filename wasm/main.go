@@ -123,11 +123,11 @@ func (a *api) object() js.Value {
 		}
 		return vert.ValueOf(t).JSValue(), nil
 	}))
-	add("start", fn("start", func([]js.Value) (any, error) {
+	add("start", fn("start", func(args []js.Value) (any, error) {
 		if a.audio == nil {
 			return nil, errNotOpen
 		}
-		return nil, a.audio.start()
+		return nil, a.audio.start(arg(args, 0))
 	}))
 	add("stop", fn("stop", func([]js.Value) (any, error) {
 		if a.audio != nil {

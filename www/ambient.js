@@ -13,6 +13,10 @@ const here = new URL(".", import.meta.url);
 // reported a little after they start; the audio itself is not affected.
 const POLL_MS = 100;
 
+// The Go side's output rate (wasm/audio.go sampleRate): the AudioContext
+// made ahead of the click is made at it, as oto would make it.
+const RATE = 48000;
+
 let loads = 0;
 
 export class AmbientAudio {
@@ -40,19 +44,33 @@ export class AmbientAudio {
 
     let inst;
     const resp = fetch(wasmURL);
+    const compiled = WebAssembly.instantiateStreaming(resp, go.importObject);
+    compiled.catch(() => {}); // handled below
+    // The AudioContext is made now, while the wasm downloads: its
+    // constructor blocks for tens of milliseconds (hundreds on a busy
+    // machine), which the click would otherwise wait for. Made without a
+    // gesture it stays suspended, and silent, until start().
+    const early = newContext();
+    let amb;
     try {
-      inst = (await WebAssembly.instantiateStreaming(resp, go.importObject)).instance;
+      try {
+        inst = (await compiled).instance;
+      } catch (e) {
+        // A server that sends .wasm with the wrong type: instantiate from bytes.
+        const r = await (await fetch(wasmURL)).arrayBuffer();
+        inst = (await WebAssembly.instantiate(r, go.importObject)).instance;
+      }
+      const exited = go.run(inst);
+      const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+      delete globalThis[cbName];
+      amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
+      amb._early = early;
+      amb.info = JSON.parse(await api.open(portal, cell));
     } catch (e) {
-      // A server that sends .wasm with the wrong type: instantiate from bytes.
-      const r = await (await fetch(wasmURL)).arrayBuffer();
-      inst = (await WebAssembly.instantiate(r, go.importObject)).instance;
+      if (amb) amb.dispose();
+      else if (early) early.close().catch(() => {});
+      throw e;
     }
-    const exited = go.run(inst);
-    const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
-    delete globalThis[cbName];
-
-    const amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
-    amb.info = JSON.parse(await api.open(portal, cell));
     amb._timer = setInterval(() => amb._poll(), POLL_MS);
     return amb;
   }
@@ -61,6 +79,7 @@ export class AmbientAudio {
     this._api = api;
     this._where = where;
     this._ctx = null;
+    this._early = null; // the AudioContext made at load, until start() hands it to the Go side
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set() };
     this._lastState = null;
     this._loadingKey = "";
@@ -80,16 +99,23 @@ export class AmbientAudio {
   async start() {
     this._live();
     const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
-    let made = null;
+    let made = null, early = null;
     if (!this._ctx && Native) {
-      // The Go side's oto creates the AudioContext inside this call; note
-      // which one, to report its state.
-      globalThis.AudioContext = class extends Native {
-        constructor(o) { super(o); made = this; }
+      // The Go side's oto creates its AudioContext inside this call: give it
+      // the one made at load while it is suspended (a constructor returning
+      // an object hands that object to `new`), or else a new one; note
+      // which, to report its state. Into a suspended one the Go side plays
+      // its lead-in (wasm/audio.go).
+      early = this._early;
+      this._early = null;
+      if (early && early.state !== "suspended") { early.close().catch(() => {}); early = null; }
+      globalThis.AudioContext = function AudioContext(o) {
+        made = early || new Native(o);
+        return made;
       };
     }
     let err;
-    try { err = this._api.start(); } finally { if (Native) globalThis.AudioContext = Native; }
+    try { err = this._api.start(early); } finally { if (Native) globalThis.AudioContext = Native; }
     if (err instanceof Error) throw err;
     if (made) {
       this._ctx = made;
@@ -163,7 +189,8 @@ export class AmbientAudio {
     if (this._disposed) return;
     this._api.dispose();
     clearInterval(this._timer);
-    if (this._ctx) this._ctx.close().catch(() => {});
+    for (const c of [this._ctx, this._early]) if (c) c.close().catch(() => {});
+    this._early = null;
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
   }
@@ -203,6 +230,19 @@ export class AmbientAudio {
       this._emit("state", st);
     }
   }
+}
+
+// newContext makes the AudioContext start() will use, suspended (where the
+// browser lets audio start without a gesture it would run, silent, until
+// then), or null where there is no Web Audio (start() then reports it).
+function newContext() {
+  const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
+  if (!Native) return null;
+  try {
+    const c = new Native({ sampleRate: RATE });
+    c.suspend().catch(() => {});
+    return c;
+  } catch { return null; }
 }
 
 function check(v) {

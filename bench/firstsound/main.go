@@ -66,6 +66,7 @@ func run() error {
 	rtt := flag.Duration("rtt", 40*time.Millisecond, "round trip of the emulated links")
 	clicks := flag.Int("clicks", 5, "runs of click → first sample with every record loaded (0: none)")
 	jsonOut := flag.String("json", "", "also write every run's raw measurements here")
+	module := flag.String("module", "", "build the page from this module folder (default: the current module), e.g. a checkout of main for the figures before a change")
 	site := flag.String("site", "", "build the page into this folder and keep it; a later run reuses it while the wasm is up to date (default: a temporary folder)")
 	flag.Parse()
 	if *runs < 1 || *runs > 100 || *clicks < 0 || *clicks > 100 {
@@ -97,7 +98,7 @@ func run() error {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	if err := buildSite(dir); err != nil {
+	if err := buildSite(*module, dir); err != nil {
 		return err
 	}
 	wasm, _ := os.Stat(filepath.Join(dir, "ambient.wasm"))
@@ -197,7 +198,9 @@ type measurement struct {
 		Bytes     int64   `json:"bytes"`
 		Ms        float64 `json:"ms"` // request to last byte
 	} `json:"wasm"`
-	Clicks map[string]float64 `json:"clicks"` // the click's parts, ms after the click
+	Clicks     map[string]float64 `json:"clicks"`     // the click's parts, ms after the click
+	StartGaps  int                `json:"startGaps"`  // zero runs ≥ 64 frames in the 1.5 s after the first sample
+	StartSteps int                `json:"startSteps"` // steps > 0.25 there
 }
 
 // drive runs the node half for one link and reads its JSON lines.
@@ -283,6 +286,12 @@ func report(w io.Writer, plan []link, all []measurement) {
 		return
 	}
 	fmt.Fprintf(w, "\nclick → first sample with every record loaded (%d runs), ms after the click, median (min–max):\n\n", len(cs))
+	gaps, steps := 0, 0
+	for _, m := range cs {
+		gaps += max(m.StartGaps, 0)
+		steps += max(m.StartSteps, 0)
+	}
+	fmt.Fprintf(w, "In the 1.5 s after each first sample: %d gaps (64+ zero frames) and %d steps above 0.25, in all.\n\n", gaps, steps)
 	fmt.Fprintf(w, "| step | ms |\n|---|---|\n")
 	for _, k := range clickSteps {
 		var v []float64
@@ -297,12 +306,36 @@ func report(w io.Writer, plan []link, all []measurement) {
 		slices.Sort(v)
 		fmt.Fprintf(w, "| %s | %.0f (%.0f–%.0f) |\n", k.label, median(v), v[0], v[len(v)-1])
 	}
+	// Stamps a build under study leaves in probe.t as "x:NAME".
+	extra := map[string][]float64{}
+	for _, m := range cs {
+		for k, x := range m.Clicks {
+			if strings.HasPrefix(k, "x:") {
+				extra[k] = append(extra[k], x)
+			}
+		}
+	}
+	var keys []string
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return int(median(sorted(extra[a])) - median(sorted(extra[b]))) })
+	for _, k := range keys {
+		v := sorted(extra[k])
+		fmt.Fprintf(w, "| %s | %.0f (%.0f–%.0f) |\n", k, median(v), v[0], v[len(v)-1])
+	}
 }
 
+func sorted(v []float64) []float64 { slices.Sort(v); return v }
+
 var clickSteps = []struct{ key, label string }{
+	{"clickEvent", "click event dispatched"},
+	{"start", "the page calls start()"},
+	{"goStart", "the Go start() entered"},
 	{"ctx", "AudioContext made"},
 	{"sp", "ScriptProcessor made"},
-	{"resume", "resume() called"},
+	{"goStarted", "the Go start() returned"},
+	{"resume", "resume() called (first after the click)"},
 	{"running", "context running"},
 	{"firstProcess", "first audioprocess event"},
 	{"first", "first non-zero sample at the destination"},
@@ -379,15 +412,17 @@ func median(v []float64) float64 {
 // buildSite makes the page in dir: www's files, ambient.wasm and
 // wasm_exec.js through serve's own build (when stale), and the brotli
 // sibling serve precompresses.
-func buildSite(dir string) error {
+func buildSite(root, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		return fmt.Errorf("go list -m: %w", err)
+	if root == "" {
+		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+		if err != nil {
+			return fmt.Errorf("go list -m: %w", err)
+		}
+		root = strings.TrimSpace(string(out))
 	}
-	root := strings.TrimSpace(string(out))
 	ents, err := os.ReadDir(filepath.Join(root, "www"))
 	if err != nil {
 		return err

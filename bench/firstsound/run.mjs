@@ -70,10 +70,11 @@ async function visit(page, net, mode) {
   const box = await page.locator("#overlay").boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await wait(() => window.probe.t.first !== undefined);
+  await wait(() => window.probe.start !== undefined, 10000).catch(() => {});
   if (mode !== "click") await loaded(page, net);
   const p = await page.evaluate(() => {
     const nav = performance.getEntriesByType("navigation")[0];
-    return { t: window.probe.t, late: window.probe.late, requestStart: nav ? nav.requestStart : -1, timeOrigin: performance.timeOrigin };
+    return { t: window.probe.t, late: window.probe.late, start: window.probe.start || null, requestStart: nav ? nav.requestStart : -1, timeOrigin: performance.timeOrigin };
   });
   const toPage = net.clock(p);
   const first = p.t.first;
@@ -86,6 +87,7 @@ async function visit(page, net, mode) {
     netRecords: 0, netRecords200: 0,
     wasm: { status: 0, fromCache: false, bytes: 0, ms: -1 },
     clicks: {},
+    startGaps: p.start ? p.start.gaps : -1, startSteps: p.start ? p.start.steps : -1,
   };
   for (const r of net.reqs.values()) {
     if (r.url.includes("/files/") && r.overNetwork()) {
@@ -96,10 +98,11 @@ async function visit(page, net, mode) {
       out.wasm = { status: r.status, fromCache: !r.overNetwork(), bytes: r.encoded(), ms: r.end >= 0 ? (r.end - r.start) * 1000 : -1 };
     }
   }
-  for (const k of ["ctx", "sp", "resume", "running", "firstProcess", "first"]) {
+  for (const k of ["clickEvent", "start", "goStart", "ctx", "sp", "goStarted", "resume", "running", "firstProcess", "first"]) {
     const v = p.t[k === "ctx" ? "ctxCreated" : k === "sp" ? "spCreated" : k];
     out.clicks[k] = v !== undefined && p.t.click !== undefined ? v - p.t.click : -1;
   }
+  for (const [k, v] of Object.entries(p.t)) if (k.startsWith("x:") && p.t.click !== undefined) out.clicks[k] = v - p.t.click;
   return out;
 }
 
@@ -214,21 +217,51 @@ function probeSource() {
     }
   }).observe(document, { subtree: true, childList: true, characterData: true });
   addEventListener("pointerdown", () => { if (probe.t.click === undefined) probe.t.click = now(); }, true);
+  addEventListener("click", () => { if (probe.t.clickEvent === undefined) probe.t.clickEvent = now(); }, true);
+  // The page's start() and the Go side's, timed from outside.
+  const hook = setInterval(() => {
+    const a = window.ambient;
+    if (!a || !a._api) return;
+    clearInterval(hook);
+    const api = a._api, goStart = api.start, start = a.start;
+    api.start = function (...x) {
+      if (probe.t.goStart === undefined) probe.t.goStart = now();
+      try { return goStart.apply(this, x); } finally { if (probe.t.goStarted === undefined) probe.t.goStarted = now(); }
+    };
+    a.start = function (...x) { if (probe.t.start === undefined) probe.t.start = now(); return start.apply(this, x); };
+  }, 5);
 
   // firstAt records the first sample's time from its frame: the main thread
   // may hear of it late (the wasm keeps it busy), the audio clock does not.
   const firstAt = (ctx, frame, bound) => {
-    const t = now() - (ctx.currentTime - frame / ctx.sampleRate) * 1000;
+    // When the frame reaches the output: getOutputTimestamp pairs an output
+    // frame with its time; currentTime (the next frame to render) is the
+    // fallback.
+    const ts = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : null;
+    const t = ts && ts.performanceTime > 0 ? ts.performanceTime + (frame / ctx.sampleRate - ts.contextTime) * 1000
+      : now() - (ctx.currentTime - frame / ctx.sampleRate) * 1000;
     if (probe.t.first === undefined || t < probe.t.first) { probe.t.first = t; probe.late = bound; }
   };
+  // The tap also checks the start for gaps: runs of 64 or more exact zeros
+  // and steps above 0.25 in the 1.5 s after the first sample (a lead-in
+  // that does not meet the stream after it shows as one or the other).
   const tap = `class Tap extends AudioWorkletProcessor {
-    constructor() { super(); this.blocks = 0; this.done = false; }
+    constructor() { super(); this.blocks = 0; this.first = -1; this.run = 0; this.gaps = 0; this.steps = 0; this.prev = 0; this.done = false; }
     process(inputs) {
       this.blocks++;
       const x = inputs[0] && inputs[0][0];
       if (this.done || !x) return true;
       for (let i = 0; i < x.length; i++) {
-        if (x[i] !== 0) { this.done = true; this.port.postMessage({ frame: currentFrame + i, atFirst: this.blocks === 1 }); break; }
+        const v = x[i], f = currentFrame + i;
+        if (this.first < 0) {
+          if (v === 0) continue;
+          this.first = f; this.prev = v;
+          this.port.postMessage({ frame: f, atFirst: this.blocks === 1 });
+        }
+        if (v === 0) this.run++; else { if (this.run >= 64) this.gaps++; this.run = 0; }
+        if (Math.abs(v - this.prev) > 0.25) this.steps++;
+        this.prev = v;
+        if (f - this.first >= 1.5 * sampleRate) { this.done = true; this.port.postMessage({ gaps: this.gaps + (this.run >= 64 ? 1 : 0), steps: this.steps }); break; }
       }
       return true;
     }
@@ -260,7 +293,10 @@ function probeSource() {
       this.addEventListener("statechange", () => { if (this.state === "running" && probe.t.running === undefined) probe.t.running = now(); });
       this.audioWorklet.addModule(tapURL).then(() => {
         const w = new AudioWorkletNode(this, "firstsound-tap", { numberOfOutputs: 0 });
-        w.port.onmessage = (e) => firstAt(this, e.data.frame, e.data.atFirst && this.currentTime > 0.01);
+        w.port.onmessage = (e) => {
+          if (e.data.gaps !== undefined) { probe.start = e.data; return; }
+          firstAt(this, e.data.frame, e.data.atFirst && this.currentTime > 0.01);
+        };
         this.__tapIn.connect(w);
       });
     }
