@@ -54,7 +54,7 @@ const (
 type audioOut struct {
 	mu     sync.Mutex // one reader of the mixer at a time: the pump or oto
 	mixer  *mix.Mixer
-	ahead  *mix.Ahead // the mixer, as the pump and oto read it
+	ahead  *mix.Ahead  // the mixer, as the pump and oto read it
 	live   atomic.Bool // oto reads the mixer; the pump stands down
 	pumpOn atomic.Bool
 
