@@ -197,7 +197,9 @@ type measurement struct {
 		FromCache bool    `json:"fromCache"`
 		Bytes     int64   `json:"bytes"`
 		Ms        float64 `json:"ms"` // request to last byte
+		At        float64 `json:"at"` // when it was asked for
 	} `json:"wasm"`
+	WasmRequests int `json:"wasmRequests"`
 	Clicks     map[string]float64 `json:"clicks"`     // the click's parts, ms after the click
 	StartGaps  int                `json:"startGaps"`  // zero runs ≥ 64 frames in the 1.5 s after the first sample
 	StartSteps int                `json:"startSteps"` // steps > 0.25 there

@@ -95,7 +95,8 @@ async function visit(page, net, mode) {
       if (r.status === 200) out.netRecords200++;
     }
     if (/ambient\.wasm(\?|$)/.test(r.url)) {
-      out.wasm = { status: r.status, fromCache: !r.overNetwork(), bytes: r.encoded(), ms: r.end >= 0 ? (r.end - r.start) * 1000 : -1 };
+      out.wasm = { status: r.wire || r.status, fromCache: !r.overNetwork(), bytes: r.encoded(), ms: r.end >= 0 ? (r.end - r.start) * 1000 : -1, at: toPage(r.start) };
+      out.wasmRequests = (out.wasmRequests || 0) + 1;
     }
   }
   for (const k of ["clickEvent", "start", "goStart", "ctx", "sp", "goStarted", "resume", "running", "firstProcess", "first"]) {
@@ -131,6 +132,9 @@ class NetLog {
       this.reqs.set(e.requestId, new Req(e));
     });
     cdp.on("Network.requestServedFromCache", (e) => { const r = get(e.requestId); if (r) r.cached = true; });
+    // The status as sent (a revalidation's 304, which responseReceived
+    // reports as the cached answer's 200).
+    cdp.on("Network.responseReceivedExtraInfo", (e) => { const r = get(e.requestId); if (r) r.wire = e.statusCode; });
     cdp.on("Network.responseReceived", (e) => {
       this.lastEvent = Date.now();
       const r = get(e.requestId);
@@ -194,7 +198,7 @@ class NetLog {
 class Req {
   constructor(e) {
     this.url = e.request.url; this.start = e.timestamp; this.wall = e.wallTime;
-    this.status = 0; this.cached = false; this.end = -1; this.total = 0; this.failed = false; this.chunks = [];
+    this.status = 0; this.wire = 0; this.cached = false; this.end = -1; this.total = 0; this.failed = false; this.chunks = [];
   }
   overNetwork() { return !this.cached && this.status > 0 && this.total > 0; }
   encoded() { return this.total; }
