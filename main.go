@@ -26,6 +26,7 @@ func commands() []command {
 		{"render", "the same run as trace, mixed to a 16-bit stereo WAV (-o FILE.wav, -o - for stdout)", cmdRender},
 		{"export", "write the static file tree of every record a client can ask for", cmdExport},
 		{"demo", "write the demo world as client_portal.dat and client_cell_1.dat", cmdDemo},
+		{"zones", "the sound-zone layer: zones.png and zones.json (-out DIR)", cmdZones},
 	}
 }
 

@@ -26,24 +26,13 @@ const decodeBudget = 256 << 20
 // cmdServe is `serve` (contracts §1, §2): the records of the data flags and
 // the page in -www, on -addr, until SIGINT or SIGTERM.
 func cmdServe(args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	cors := fs.String("cors", "*", `Access-Control-Allow-Origin sent on every answer ("" sends none)`)
-	www := fs.String("www", defaultWWW(), "folder of the page files served under /")
-	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")
-	cacheMB := fs.Int64("cache", server.DefaultCacheBytes>>20, "MiB of memory for the cache of records read from dat files, portal and cell together, its tables included (0: none)")
-	verbose := fs.Bool("v", false, "log every request")
-	df := addDataFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	f, err := parseServeFlags(args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	logger := log.New(os.Stderr, "", log.LstdFlags)
 
-	d, err := df.open()
+	d, err := f.data.open()
 	if err != nil {
 		return err
 	}
@@ -51,38 +40,78 @@ func cmdServe(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *build {
-		ensureWasm(ctx, *www, logger)
+	if f.build {
+		ensureWasm(ctx, f.www, logger)
 	}
-
-	cache := *cacheMB << 20
-	if cache <= 0 {
-		cache = -1 // Options: negative is none, 0 the default
-	}
-	// One budget for both dats bounds the memory of record reads in
-	// progress, whatever mix of large or hostile records is asked for.
-	budget := datfetch.NewBudget(decodeBudget)
-	for _, src := range []datfetch.Lister{d.Portal, d.Cell} {
-		if dat, ok := src.(*datfetch.Dat); ok {
-			dat.SetBudget(budget)
-		}
-	}
-	go limitMemory(ctx, max(cache, 0), logger, d.Portal, d.Cell)
-	h := server.New(server.Options{Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, CORS: *cors,
-		CacheBytes: cache, Log: logger, Verbose: *verbose})
-	ln, err := net.Listen("tcp", *addr)
+	go f.limitMemory(ctx, logger, d)
+	h := f.handler(d, logger)
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
 	lim := server.DefaultLimits()
 	ln = server.LimitListener(ln, lim.MaxConns)
-	logger.Printf("serving %s; page files from %s", d.Name, *www)
+	logger.Printf("serving %s; page files from %s", d.Name, f.www)
 	fmt.Printf("open %s\n", openURL(ln.Addr()))
 	err = server.Serve(ctx, server.NewHTTPServer(h, lim, logger), ln, lim.Shutdown)
 	if err == nil {
 		logger.Printf("stopped")
 	}
 	return err
+}
+
+// serveFlags are serve's flags, the data flags among them.
+type serveFlags struct {
+	addr, cors, www string
+	build, verbose  bool
+	cacheMB         int64
+	data            *dataFlags
+}
+
+func parseServeFlags(args []string) (*serveFlags, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	f := &serveFlags{}
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.StringVar(&f.cors, "cors", "*", `Access-Control-Allow-Origin sent on every answer ("" sends none)`)
+	fs.StringVar(&f.www, "www", defaultWWW(), "folder of the page files served under /")
+	fs.BoolVar(&f.build, "build", true, "build www/ambient.wasm first when it is missing or older than its sources")
+	fs.Int64Var(&f.cacheMB, "cache", server.DefaultCacheBytes>>20, "MiB of memory for the cache of records read from dat files, portal and cell together, its tables included (0: none)")
+	fs.BoolVar(&f.verbose, "v", false, "log every request")
+	f.data = addDataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return f, nil
+}
+
+// cacheBytes is -cache in bytes; 0 (none) is 0.
+func (f *serveFlags) cacheBytes() int64 { return max(f.cacheMB, 0) << 20 }
+
+// handler is the server of d's records as the flags ask: one budget for
+// both dats bounds the memory of record reads in progress, whatever mix of
+// large or hostile records is asked for.
+func (f *serveFlags) handler(d *data, logger *log.Logger) *server.Handler {
+	budget := datfetch.NewBudget(decodeBudget)
+	for _, src := range []datfetch.Lister{d.Portal, d.Cell} {
+		if dat, ok := src.(*datfetch.Dat); ok {
+			dat.SetBudget(budget)
+		}
+	}
+	cache := f.cacheBytes()
+	if cache == 0 {
+		cache = -1 // Options: negative is none, 0 the default
+	}
+	return server.New(server.Options{Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: f.www, CORS: f.cors,
+		CacheBytes: cache, Log: logger, Verbose: f.verbose})
+}
+
+// limitMemory is limitMemory for the cache -cache asks for.
+func (f *serveFlags) limitMemory(ctx context.Context, logger *log.Logger, d *data) {
+	limitMemory(ctx, f.cacheBytes(), logger, d.Portal, d.Cell)
 }
 
 // gcHeadroom is the memory past what serve keeps that the limit allows:

@@ -10,6 +10,7 @@ import (
 	"hash/crc64"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,12 @@ const (
 	DefaultBackoff        = 200 * time.Millisecond
 	DefaultCacheBytes     = 64 << 20
 	DefaultMaxRecordBytes = 32 << 20 // the largest EoR record (a Wave) is well under 2 MiB
+	// DefaultInFlightBytes is the budget the HTTP sources of a process share
+	// for answers under way (BodyBudget): what one record at the cap may
+	// need at once (bodyClaim: 2 × 32 MiB + inflate's 1 MiB probe), and 15
+	// MiB for the others read meanwhile, which the page's eight loads at
+	// once of real waves (under 2 MiB each) fit in.
+	DefaultInFlightBytes = 80 << 20
 	// DefaultIdleTimeout bounds how long one request may go without a byte
 	// arriving, headers included: a server that stalls mid-body fails after
 	// it and the request is retried.
@@ -33,7 +40,7 @@ const (
 	// maxRetryAfter is the longest Retry-After (429, 503) waited out; a
 	// server asking for more is given up on rather than blocking a load.
 	maxRetryAfter   = 60 * time.Second
-	maxListingBytes = 64 << 20 // 805 348 cell ids × 11 bytes ≈ 8.9 MB; one JSON Lines page of 10 000 ≈ 1.3 MB
+	maxListingBytes = 16 << 20 // 805 348 cell ids × 11 bytes ≈ 8.9 MB; one JSON Lines page of 10 000 ≈ 1.3 MB
 
 	// listingPage is the limit asked of a paged (acdatservice) listing: its
 	// default page size; its maximum is 100 000.
@@ -46,6 +53,11 @@ type Response struct {
 	// ContentLength is the body's length in bytes as it will be read, or -1
 	// when unknown (none sent, or the transport decodes a Content-Encoding).
 	ContentLength int64
+	// EncodedLength, when ContentLength is unknown, is the Content-Length of
+	// a body the transport may decode (the browser, cross-origin, where
+	// Content-Encoding is hidden): the body cannot be much shorter, so one
+	// far over the cap is refused unread. 0 or -1: none.
+	EncodedLength int64
 	// Header holds the answer's headers by lower-case name, first value only.
 	Header map[string]string
 	Body   io.ReadCloser
@@ -54,10 +66,11 @@ type Response struct {
 func (r *Response) header(name string) string { return r.Header[name] }
 
 // Transport sends one GET for url and returns the answer. It follows
-// redirects itself. An error wrapping ErrPermanent (a redirect loop, a URL
-// that does not parse) is not retried; any other error counts as a network
-// failure and is retried. ctx governs the whole exchange, Body reads
-// included: cancelling it must abort a pending read.
+// redirects itself. An error wrapping ErrPermanent (a redirect loop, which
+// also wraps ErrRedirectLoop, or a URL that does not parse) is not retried;
+// any other error counts as a network failure and is retried. ctx governs
+// the whole exchange, Body reads included: cancelling it must abort a
+// pending read.
 type Transport func(ctx context.Context, url string) (*Response, error)
 
 // ErrPermanent marks a transport error that retrying cannot cure.
@@ -86,15 +99,25 @@ type HTTPOptions struct {
 	CacheBytes int64
 	// MaxRecordBytes bounds a record's body and, for a compressed record, its
 	// declared uncompressed size: 0 means DefaultMaxRecordBytes. A larger
-	// answer is an error, not retried.
+	// answer is an error (a *TooLargeError), not retried: refused unread when
+	// its length is declared, else once one byte past the cap has arrived.
+	// It is lowered to what Budget can see through, (Max − 1 MiB) / 2.
 	MaxRecordBytes int64
+	// Budget bounds the bytes held for answers under way, across every
+	// concurrent request (bodies being read, joined and inflated; the cache
+	// is CacheBytes'): a read waits for it, as long as its context allows,
+	// rather than allocate. nil shares the process's budget of
+	// DefaultInFlightBytes with every other source that names none, unless
+	// MaxRecordBytes needs more, which gets a budget of its own.
+	Budget *BodyBudget
 }
 
 // HTTP is a Source (and Lister) reading records from a dat server, a static
 // export (contracts §2) or an acdatservice deployment: GET base+"0x%08X". It
 // retries transient failures, sends one request per id however many callers
 // wait for it, checks what arrives (length, our server's ETag, the DID) and
-// keeps an LRU cache of verified record bytes. A record that arrives as
+// keeps an LRU cache of verified record bytes; what it holds for answers
+// under way is bounded by a BodyBudget. A record that arrives as
 // stored in a dat, compressed (acdatservice serves it so), is inflated. Safe
 // for concurrent use; on GOOS=js call it from a goroutine, never from a
 // JavaScript callback, since it blocks on promises.
@@ -105,6 +128,11 @@ type HTTP struct {
 	backoff time.Duration
 	idle    time.Duration
 	maxRec  int64
+	maxList int64
+	budget  *BodyBudget
+	// wait sleeps d before a retry, or returns the context's error: a
+	// timer, replaced in tests to see the waits without taking them.
+	wait func(ctx context.Context, d time.Duration, cause error) error
 
 	flights flightGroup
 	cache   *Cache[[]byte]
@@ -118,7 +146,7 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 		base += "/"
 	}
 	h := &HTTP{base: base, tr: opt.Transport, retries: opt.Retries, backoff: opt.Backoff,
-		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes}
+		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes, budget: opt.Budget, wait: sleep}
 	if h.tr == nil {
 		h.tr = defaultTransport()
 	}
@@ -137,6 +165,14 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 	if h.maxRec <= 0 {
 		h.maxRec = DefaultMaxRecordBytes
 	}
+	if h.budget == nil {
+		h.budget = defaultBodyBudget()
+		if need := bodyClaim(-1, h.maxRec, true); need > h.budget.Max() {
+			h.budget = NewBodyBudget(need + DefaultInFlightBytes - bodyClaim(-1, DefaultMaxRecordBytes, true))
+		}
+	}
+	h.maxRec = min(h.maxRec, capWithin(h.budget.Max()))
+	h.maxList = min(maxListingBytes, h.budget.Max()/2)
 	switch {
 	case opt.CacheBytes == 0:
 		h.cache = NewCache(DefaultCacheBytes, ByteLen)
@@ -146,8 +182,50 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 	return h
 }
 
+// capWithin is the largest record cap whose answers a budget of max bytes
+// can see through one at a time (bodyClaim of a body of unknown length).
+func capWithin(max int64) int64 {
+	// Up to inflateProbe a record's claim is twice the cap, past it the
+	// probe buffer adds itself.
+	if c := (max - inflateProbe) / 2; c >= inflateProbe {
+		return c
+	}
+	return min(max/2, inflateProbe)
+}
+
+// sleep is HTTP.wait's timer.
+func sleep(ctx context.Context, d time.Duration, _ error) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// HTTPStats is what an HTTP source holds, by its own accounting.
+type HTTPStats struct {
+	// InFlight is what its budget holds now for answers under way,
+	// InFlightPeak the most it has held, InFlightMax its size; a budget is
+	// shared with the sources that name none (HTTPOptions.Budget).
+	InFlight, InFlightPeak, InFlightMax int64
+	// Cached is the bytes its record cache holds (Cache.Bytes), in
+	// CachedRecords records.
+	Cached        int64
+	CachedRecords int
+}
+
+// Stats reports what the source holds.
+func (h *HTTP) Stats() HTTPStats {
+	return HTTPStats{InFlight: h.budget.Bytes(), InFlightPeak: h.budget.Peak(), InFlightMax: h.budget.Max(),
+		Cached: h.cache.Bytes(), CachedRecords: h.cache.Len()}
+}
+
 // Get returns the record's bytes, which start with the DID id (CheckDID). A 404
-// is ErrNotFound, retail's "not found", and is never retried.
+// is ErrNotFound, retail's "not found", and is never retried. Its errors
+// are classified as remote_errors.go says.
 func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 	if b, ok := h.cache.Get(id); ok {
 		return b, nil
@@ -159,15 +237,28 @@ func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 			return b, nil
 		}
 		url := h.base + fmt.Sprintf("0x%08X", id)
-		b, err := h.fetch(fctx, url, h.maxRec)
+		b, g, err := h.fetch(fctx, url, h.maxRec, true)
 		if err != nil {
 			if errors.Is(err, errStatus404) {
 				return nil, fmt.Errorf("%w (%s answered 404)", NotFound(id), url)
 			}
+			if errors.Is(err, ErrTooLarge) {
+				return nil, fmt.Errorf("record 0x%08X: %w", id, err)
+			}
 			return nil, err
 		}
+		defer g.close()
+		// A compressed record is inflated beside its stored bytes: take
+		// what inflating costs first.
+		if CheckDID(id, b) != nil && looksCompressed(b) {
+			want := min(int64(binary.LittleEndian.Uint32(b)), h.maxRec, int64(len(b)-4)*zlibMaxRatio)
+			if err := g.grow(fctx, inflateCost(want)); err != nil {
+				return nil, fmt.Errorf("%s: %w", url, err)
+			}
+		}
+		g.lower(0) // nothing more to take
 		if b, err = h.record(id, b); err != nil {
-			return nil, fmt.Errorf("%s: %w", url, err)
+			return nil, classify(fmt.Errorf("%s: %w", url, err), ErrBadRecord)
 		}
 		h.cache.Put(id, b)
 		return b, nil
@@ -227,13 +318,22 @@ func inflateStored(b []byte, limit int64) ([]byte, error) {
 // serve answers too. The result is ascending, without repeats.
 func (h *HTTP) IDs(ctx context.Context) ([]uint32, error) {
 	root := strings.TrimSuffix(h.base, "/")
+	// A page's bytes are held (and counted) until the next is asked for.
+	var held *bodyGrant
+	defer func() { held.close() }()
+	get := func(url string) ([]byte, error) {
+		held.close()
+		b, g, err := h.fetch(ctx, url, h.maxList, false)
+		held = g
+		return b, err
+	}
 	var ids []uint32
 	for offset := 0; ; {
 		url := fmt.Sprintf("%s?limit=%d&offset=%d", root, listingPage, offset)
-		b, err := h.fetch(ctx, url, maxListingBytes)
+		b, err := get(url)
 		if offset == 0 && (errors.Is(err, errStatus404) || errors.Is(err, errStatus403) || (err == nil && looksLikeHTML(b))) {
 			url = h.base + "index.txt"
-			if b, err = h.fetch(ctx, url, maxListingBytes); err != nil {
+			if b, err = get(url); err != nil {
 				return nil, err
 			}
 			return parseListing(url, b)
@@ -285,37 +385,36 @@ var (
 var errStalled = errors.New("stalled")
 
 // fetch GETs url, retrying network errors, stalls, damaged bodies, 429 and
-// 5xx with backoff; it bounds the body at limit bytes.
-func (h *HTTP) fetch(ctx context.Context, url string, limit int64) ([]byte, error) {
+// 5xx with backoff; it bounds the body at limit bytes. It returns the body
+// with the grant on the budget that holds it (the caller closes it), its
+// claim covering an inflate when inflates is set. Its errors are
+// classified ErrNetwork unless they are ErrBadRecord or the context's.
+func (h *HTTP) fetch(ctx context.Context, url string, limit int64, inflates bool) ([]byte, *bodyGrant, error) {
 	delay := h.backoff
 	for attempt := 0; ; attempt++ {
-		b, retryAfter, err := h.fetchOnce(ctx, url, limit)
+		b, g, retryAfter, err := h.fetchOnce(ctx, url, limit, inflates)
 		if err == nil {
-			return b, nil
+			return b, g, nil
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: %w", url, ctx.Err())
+			return nil, nil, fmt.Errorf("%s: %w", url, ctx.Err())
 		}
 		var te *transientError
 		if !errors.As(err, &te) {
-			return nil, err
+			return nil, nil, classify(err, ErrNetwork)
 		}
 		if attempt >= h.retries {
-			return nil, fmt.Errorf("giving up after %d attempts: %w", attempt+1, te.err)
+			return nil, nil, classify(fmt.Errorf("giving up after %d attempts: %w", attempt+1, te.err), ErrNetwork)
 		}
 		if retryAfter > maxRetryAfter {
-			return nil, fmt.Errorf("%w; the server asks to retry after %v, more than the %v waited", te.err, retryAfter, maxRetryAfter)
+			return nil, nil, classify(fmt.Errorf("%w; the server asks to retry after %v, more than the %v waited", te.err, retryAfter, maxRetryAfter), ErrNetwork)
 		}
 		wait := delay/2 + rand.N(delay/2+1)
 		if retryAfter > wait {
 			wait = retryAfter
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, fmt.Errorf("%s: %w (last attempt: %v)", url, ctx.Err(), te.err)
-		case <-t.C:
+		if err := h.wait(ctx, wait, te.err); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w (last attempt: %v)", url, err, te.err)
 		}
 		delay = min(2*delay, maxBackoff)
 	}
@@ -327,28 +426,37 @@ type transientError struct{ err error }
 func (e *transientError) Error() string { return e.err.Error() }
 func (e *transientError) Unwrap() error { return e.err }
 
+// encodedSlack is how far past the cap an encoded body's length may go
+// and still decode to a body within it: gzip, deflate, brotli and zstd
+// expand what they cannot compress by under a thousandth (deflate's stored
+// blocks: 5 bytes in 65 535), plus their headers (gzip's may hold a file
+// name of any length, which no record server sends).
+func encodedSlack(limit int64) int64 { return limit>>10 + 4<<10 }
+
 // fetchOnce makes one attempt. An idle timer, reset by every byte that
-// arrives, cancels the attempt when the server goes quiet.
-func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []byte, retryAfter time.Duration, err error) {
+// arrives and stopped while the read waits for budget, cancels the attempt
+// when the server goes quiet. On success the body's bytes stay held on the
+// grant it returns.
+func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates bool) (body []byte, held *bodyGrant, retryAfter time.Duration, err error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	idle := time.AfterFunc(h.idle, func() { cancel(errStalled) })
 	defer idle.Stop()
-	stalled := func(what string, n int) error {
-		return &transientError{fmt.Errorf("%s: no byte for %v %s (after %d bytes)", url, h.idle, what, n)}
+	stalled := func(what string, n int64) error {
+		return &transientError{fmt.Errorf("%s: no byte for %v %s (after %d bytes): %w", url, h.idle, what, n, errStalled)}
 	}
 
 	resp, err := h.tr(actx, url)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return nil, 0, ctx.Err()
+			return nil, nil, 0, ctx.Err()
 		case errors.Is(context.Cause(actx), errStalled):
-			return nil, 0, stalled("waiting for the answer", 0)
+			return nil, nil, 0, stalled("waiting for the answer", 0)
 		case errors.Is(err, ErrPermanent):
-			return nil, 0, fmt.Errorf("%s: %w", url, err)
+			return nil, nil, 0, fmt.Errorf("%s: %w", url, err)
 		}
-		return nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
+		return nil, nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
 	}
 	defer resp.Body.Close()
 	if resp.Status != 200 {
@@ -360,46 +468,63 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64) (body []b
 	switch s := resp.Status; {
 	case s == 200:
 	case s == 404:
-		return nil, 0, fmt.Errorf("%s: %w", url, errStatus404)
+		return nil, nil, 0, fmt.Errorf("%s: %w", url, errStatus404)
 	case s == 403:
-		return nil, 0, fmt.Errorf("%s: %w", url, errStatus403)
+		return nil, nil, 0, fmt.Errorf("%s: %w", url, errStatus403)
 	case s == 429 || s >= 500:
-		return nil, parseRetryAfter(resp.header("retry-after"), time.Now()),
+		return nil, nil, parseRetryAfter(resp.header("retry-after"), time.Now()),
 			&transientError{fmt.Errorf("%s: status %d", url, s)}
 	default:
-		return nil, 0, fmt.Errorf("%s: status %d", url, s)
+		return nil, nil, 0, fmt.Errorf("%s: status %d", url, s)
 	}
-	if resp.ContentLength > limit {
-		return nil, 0, fmt.Errorf("%s: body of %d bytes exceeds the %d-byte limit", url, resp.ContentLength, limit)
+	// Refused unread when the length says so; closing the body then drops
+	// the connection (natively) or cancels the stream (fetch).
+	length := resp.ContentLength
+	if length > limit {
+		return nil, nil, 0, &TooLargeError{URL: url, Size: length, Limit: limit}
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 {
-		buf.Grow(int(resp.ContentLength)) // bounded by limit just above
+	if length < 0 && resp.EncodedLength > limit+encodedSlack(limit) {
+		return nil, nil, 0, &TooLargeError{URL: url, Size: resp.EncodedLength, Encoded: true, Limit: limit}
+	}
+
+	g := h.budget.open(bodyClaim(length, limit, inflates))
+	defer func() {
+		if err != nil {
+			g.close()
+		}
+	}()
+	take := func(n int64) error {
+		idle.Stop() // waiting for budget is not the server's silence
+		defer idle.Reset(h.idle)
+		return g.grow(actx, n)
 	}
 	idle.Reset(h.idle)
-	n, err := buf.ReadFrom(io.LimitReader(progressReader{resp.Body, func() { idle.Reset(h.idle) }}, limit+1))
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, 0, ctx.Err()
-		}
-		if errors.Is(context.Cause(actx), errStalled) {
-			return nil, 0, stalled("mid-body", int(n))
-		}
-		return nil, 0, &transientError{fmt.Errorf("%s: reading body after %d bytes: %w", url, n, err)}
-	}
-	if n > limit {
-		return nil, 0, fmt.Errorf("%s: body exceeds the %d-byte limit", url, limit)
-	}
-	b := buf.Bytes()
+	b, n, err := readBody(progressReader{resp.Body, func() { idle.Reset(h.idle) }}, length, limit, take, g.release)
+	switch {
+	case err == nil:
+	case err == errOverCap:
+		// The cap's worth of chunks just read is garbage now: collect it
+		// before the next read grows the heap past it instead (the wasm's
+		// memory never shrinks). Only a server sending too much gets here.
+		runtime.GC()
+		return nil, nil, 0, &TooLargeError{URL: url, Size: -1, Limit: limit}
+	case ctx.Err() != nil:
+		return nil, nil, 0, ctx.Err()
+	case errors.Is(context.Cause(actx), errStalled):
+		return nil, nil, 0, stalled("mid-body", n)
 	// A damaged transfer is worth another try: the server's bytes are fine,
 	// the way here was not.
-	if resp.ContentLength >= 0 && n != resp.ContentLength {
-		return nil, 0, &transientError{fmt.Errorf("%s: body of %d bytes, Content-Length %d", url, n, resp.ContentLength)}
+	case err == errLongerThanDeclared:
+		return nil, nil, 0, &transientError{fmt.Errorf("%s: body runs past its Content-Length %d", url, length)}
+	case length >= 0 && n < length:
+		return nil, nil, 0, &transientError{fmt.Errorf("%s: body of %d bytes, Content-Length %d", url, n, length)}
+	default:
+		return nil, nil, 0, &transientError{fmt.Errorf("%s: reading body after %d bytes: %w", url, n, err)}
 	}
 	if err := checkETag(resp.header("etag"), b); err != nil {
-		return nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
+		return nil, nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
 	}
-	return b, 0, nil
+	return b, g, 0, nil
 }
 
 // progressReader calls tick after every read that brought bytes.

@@ -4,10 +4,12 @@ package datfetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 )
 
 // BenchmarkHTTPGet is one record over loopback as our server sends it (with
@@ -72,4 +74,52 @@ func BenchmarkParseJSONLines(b *testing.B) {
 			b.Fatal(len(ids), err)
 		}
 	}
+}
+
+// BenchmarkHTTPCancel is how long Get takes to return once its caller's
+// context is cancelled while the server sits on the request: what a page
+// waits when it moves on (the tests assert that it returns, not how fast).
+func BenchmarkHTTPCancel(b *testing.B) {
+	arrived := make(chan struct{}, 1)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		<-r.Context().Done()
+	}))
+	defer s.Close()
+	h := NewHTTP(s.URL+"/files/", HTTPOptions{CacheBytes: -1})
+	var total time.Duration
+	for i := 0; b.Loop(); i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan time.Time, 1)
+		go func() { h.Get(ctx, uint32(0x0A000000+i)); done <- time.Now() }()
+		<-arrived // cancel once the server holds the request
+		start := time.Now()
+		cancel()
+		total += (<-done).Sub(start)
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/cancel")
+}
+
+// BenchmarkHTTPStall is how long past its IdleTimeout a stalled body is
+// given up on: the idle timer's overshoot, which the 15 s default dwarfs.
+func BenchmarkHTTPStall(b *testing.B) {
+	const idle = 20 * time.Millisecond
+	body := rec(0x0A000001, 4096)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.Write(body[:100])
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer s.Close()
+	h := NewHTTP(s.URL+"/files/", HTTPOptions{CacheBytes: -1, IdleTimeout: idle, Retries: -1})
+	var over time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := h.Get(context.Background(), 0x0A000001); !errors.Is(err, errStalled) {
+			b.Fatalf("err = %v, want a stall", err)
+		}
+		over += time.Since(start) - idle
+	}
+	b.ReportMetric(float64(over.Nanoseconds())/float64(b.N), "ns-over-idle/op")
 }

@@ -16,16 +16,20 @@ import (
 )
 
 // faultServer answers the paths of remoteCases and runListingCases with the
-// faults they name, and /hits?path=P with how many requests P has seen.
+// faults they name, /hits?path=P with how many requests P has seen and
+// /written?path=P with how many body bytes the connection took for P (an
+// upper bound on what the client read: the kernel's buffers hold the rest).
 type faultServer struct {
 	*httptest.Server
-	mu   sync.Mutex
-	hits map[string]int
+	mu      sync.Mutex
+	hits    map[string]int
+	written map[string]int64
+	sending map[string]int
 }
 
 func newFaultServer(t *testing.T) *faultServer {
 	t.Helper()
-	s := &faultServer{hits: map[string]int{}}
+	s := &faultServer{hits: map[string]int{}, written: map[string]int64{}, sending: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -37,9 +41,52 @@ func (s *faultServer) count(path string) int {
 	return s.hits[path]
 }
 
+// wrote is the body bytes sent for path, or -1 while a handler still sends.
+func (s *faultServer) wrote(path string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sending[path] > 0 {
+		return -1
+	}
+	return s.written[path]
+}
+
+// sendHuge writes hugeWave bytes that start like faultID's record, with a
+// Content-Length or (flushed first) chunked, until done or the client goes.
+func (s *faultServer) sendHuge(w http.ResponseWriter, path string, withLength bool) {
+	s.mu.Lock()
+	s.sending[path]++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.sending[path]--
+		s.mu.Unlock()
+	}()
+	if withLength {
+		w.Header().Set("Content-Length", strconv.Itoa(hugeWave))
+	}
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+	buf := rec(faultID, 64<<10)
+	for sent := 0; sent < hugeWave; {
+		n, err := w.Write(buf[:min(len(buf), hugeWave-sent)])
+		sent += n
+		s.mu.Lock()
+		s.written[path] += int64(n)
+		s.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
 func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/hits" {
+	switch r.URL.Path {
+	case "/hits":
 		fmt.Fprint(w, s.count(r.URL.Query().Get("path")))
+		return
+	case "/written":
+		fmt.Fprint(w, s.wrote(r.URL.Query().Get("path")))
 		return
 	}
 	s.mu.Lock()
@@ -139,6 +186,10 @@ func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		http.Redirect(w, r, r.URL.Path, http.StatusFound)
+	case "huge":
+		s.sendHuge(w, r.URL.Path, false)
+	case "hugecl":
+		s.sendHuge(w, r.URL.Path, true)
 	case "zlib": // acdatservice: stored bytes, no ETag
 		w.Write(stored(good))
 	case "zlibbad":
@@ -192,7 +243,7 @@ func servePaged(w http.ResponseWriter, r *http.Request, honourOffset bool) {
 
 func TestRemoteFaults(t *testing.T) {
 	s := newFaultServer(t)
-	runRemoteCases(t, s.URL, NetHTTP(), true, s.count)
+	runRemoteCases(t, s.URL, NetHTTP(), true, faultCounts{s.count, s.wrote})
 }
 
 func TestRemoteListings(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"syscall/js"
 )
@@ -14,13 +15,16 @@ import (
 // Fetch returns the browser's Transport: the global fetch (a page, a worker,
 // node 18+), without net/http, which would add megabytes to the wasm. ctx
 // aborts the request through an AbortController, body reads included; the
-// body streams through its reader, so the source's idle timer and size
-// limit work on it as natively. Redirects are the browser's to follow: it
-// gives up on a loop by itself, but reports that as it reports any network
-// failure, so a loop here is retried like one. Cross-origin, the source
-// sees ETag and Retry-After only when the server lists them in
-// Access-Control-Expose-Headers (ours exposes ETag); without them it skips
-// the CRC check and backs off by its own schedule.
+// body streams through its reader, copied straight from each chunk into the
+// source's buffers, so the source's idle timer, size cap and budget work on
+// it as natively. Redirects are the browser's to follow: it gives up on a
+// loop by itself (after 20) but reports that as it reports any network
+// failure, so on a failure the transport asks once more without following
+// (redirect: "manual"); an answer that is a redirect (an "opaqueredirect"
+// in a browser, the 3xx itself in node) makes the failure ErrRedirectLoop.
+// Cross-origin, the source sees ETag and Retry-After only when the server
+// lists them in Access-Control-Expose-Headers (ours exposes ETag); without
+// them it skips the CRC check and backs off by its own schedule.
 func Fetch() Transport {
 	return func(ctx context.Context, url string) (*Response, error) {
 		fetch := js.Global().Get("fetch")
@@ -28,12 +32,13 @@ func Fetch() Transport {
 			return nil, fmt.Errorf("no global fetch in this JavaScript host: %w", ErrPermanent)
 		}
 		ac := js.Global().Get("AbortController").New()
-		init := js.Global().Get("Object").New()
-		init.Set("signal", ac.Get("signal"))
 		stop := context.AfterFunc(ctx, func() { ac.Call("abort") })
-
-		v, err := await(fetch.Invoke(url, init))
+		v, err := await(fetch.Invoke(url, fetchInit(ac, "follow")))
 		if err != nil {
+			if ctx.Err() == nil && redirects(fetch, url, ac) {
+				err = fmt.Errorf("%w: the answer is a redirect that fetch could not follow to an end (a loop, more than the 20 it follows, or a hop it cannot reach): %v: %w",
+					ErrRedirectLoop, err, ErrPermanent)
+			}
 			stop()
 			return nil, err
 		}
@@ -45,31 +50,121 @@ func Fetch() Transport {
 		})
 		headers.Call("forEach", each)
 		each.Release()
-		// ContentLength stays unknown: the header counts encoded bytes while
-		// fetch hands over decoded ones, and a cross-origin answer hides
-		// Content-Encoding, so the two cannot be compared. fetch enforces the
-		// framing itself (a short body fails the read); the ETag check and
-		// the size limit cover the rest.
+		r.ContentLength, r.EncodedLength = fetchLengths(v.Get("type").String(), r.Header)
 		body := v.Get("body")
 		if body.IsNull() || body.IsUndefined() { // an old host without streams
 			r.Body = &bufferBody{resp: v, stop: stop}
 		} else {
-			r.Body = &streamBody{reader: body.Call("getReader"), stop: stop}
+			r.Body = newStreamBody(body, stop)
 		}
 		return r, nil
 	}
 }
 
-// streamBody reads a fetch body chunk by chunk through its reader.
+// fetchInit is fetch's options: the abort signal, and how to redirect.
+func fetchInit(ac js.Value, redirect string) js.Value {
+	init := js.Global().Get("Object").New()
+	init.Set("signal", ac.Get("signal"))
+	init.Set("redirect", redirect)
+	return init
+}
+
+// redirects reports whether url answers with a redirect: the probe after a
+// failed fetch, which tells a redirect that went nowhere from a network
+// that is down (then the probe fails too).
+func redirects(fetch js.Value, url string, ac js.Value) bool {
+	v, err := await(fetch.Invoke(url, fetchInit(ac, "manual")))
+	if err != nil {
+		return false
+	}
+	if b := v.Get("body"); !b.IsNull() && !b.IsUndefined() {
+		b.Call("cancel").Call("catch", ignoreRejection)
+	}
+	s := v.Get("status").Int()
+	return v.Get("type").String() == "opaqueredirect" || (300 <= s && s < 400)
+}
+
+// fetchLengths reads the body's length from an answer's headers. fetch
+// hands over decoded bytes while Content-Length counts encoded ones, so the
+// length is exact only where no Content-Encoding is sent, which is known
+// only where every header shows (type "basic": same-origin, or node).
+// Cross-origin, Content-Encoding is hidden and Content-Length, which is
+// always exposed, is only the encoded length. fetch enforces the framing
+// itself (a short body fails the read).
+func fetchLengths(typ string, h map[string]string) (length, encoded int64) {
+	n, err := strconv.ParseInt(h["content-length"], 10, 64)
+	if err != nil || n < 0 {
+		return -1, 0
+	}
+	if enc := h["content-encoding"]; typ == "basic" && (enc == "" || enc == "identity") {
+		return n, 0
+	}
+	return -1, n
+}
+
+// jsBytes copies a Uint8Array into Go buffers piece by piece, keeping what
+// is left as a view in JavaScript rather than a copy in Go.
+type jsBytes struct{ rest js.Value }
+
+func (j *jsBytes) empty() bool { return j.rest.IsUndefined() || j.rest.Get("byteLength").Int() == 0 }
+
+func (j *jsBytes) read(p []byte) int {
+	n := js.CopyBytesToGo(p, j.rest)
+	if n < j.rest.Get("byteLength").Int() {
+		j.rest = j.rest.Call("subarray", n)
+	} else {
+		j.rest = js.Undefined()
+	}
+	return n
+}
+
+// streamBody reads a fetch body through its reader: a BYOB reader where
+// the host has one (Chromium, Firefox, node), which fills one buffer over
+// and over, so that a body costs JavaScript no memory beyond it however
+// long it runs; else the default reader's chunks, copied from as they come.
 type streamBody struct {
 	reader js.Value
 	stop   func() bool
-	chunk  []byte // what is left of the last chunk
+	byob   js.Value // the buffer a BYOB reader fills (undefined: default reader)
+	chunk  jsBytes  // default reader: what is left of the last chunk
 	done   bool
 }
 
+// byobBuffer is the BYOB reader's buffer: fetch hands over up to this
+// much a read.
+const byobBuffer = 64 << 10
+
+func newStreamBody(body js.Value, stop func() bool) *streamBody {
+	b := &streamBody{stop: stop}
+	if r, ok := byobReader(body); ok {
+		b.reader, b.byob = r, js.Global().Get("ArrayBuffer").New(byobBuffer)
+	} else {
+		b.reader = body.Call("getReader")
+	}
+	return b
+}
+
+// byobReader asks body for a BYOB reader, which throws where the stream is
+// not a byte stream.
+func byobReader(body js.Value) (r js.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	opt := js.Global().Get("Object").New()
+	opt.Set("mode", "byob")
+	return body.Call("getReader", opt), true
+}
+
 func (b *streamBody) Read(p []byte) (int, error) {
-	for len(b.chunk) == 0 {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if !b.byob.IsUndefined() {
+		return b.readBYOB(p)
+	}
+	for b.chunk.empty() {
 		if b.done {
 			return 0, io.EOF
 		}
@@ -81,13 +176,34 @@ func (b *streamBody) Read(p []byte) (int, error) {
 			b.done = true
 			continue
 		}
-		v := res.Get("value")
-		b.chunk = make([]byte, v.Get("byteLength").Int())
-		js.CopyBytesToGo(b.chunk, v)
+		b.chunk.rest = res.Get("value")
 	}
-	n := copy(p, b.chunk)
-	b.chunk = b.chunk[n:]
-	return n, nil
+	return b.chunk.read(p), nil
+}
+
+// readBYOB reads at most len(p) bytes into the buffer and copies them
+// out; the read hands the buffer back (transferred) for the next.
+func (b *streamBody) readBYOB(p []byte) (int, error) {
+	for {
+		if b.done {
+			return 0, io.EOF
+		}
+		view := js.Global().Get("Uint8Array").New(b.byob, 0, min(len(p), byobBuffer))
+		res, err := await(b.reader.Call("read", view))
+		if err != nil {
+			return 0, err
+		}
+		v := res.Get("value")
+		if !v.IsUndefined() {
+			b.byob = v.Get("buffer")
+		}
+		if res.Get("done").Bool() {
+			b.done = true
+		}
+		if !v.IsUndefined() && v.Get("byteLength").Int() > 0 {
+			return js.CopyBytesToGo(p, v), nil
+		}
+	}
 }
 
 func (b *streamBody) Close() error {
@@ -105,7 +221,7 @@ var ignoreRejection = js.FuncOf(func(js.Value, []js.Value) any { return nil })
 type bufferBody struct {
 	resp js.Value
 	stop func() bool
-	rest []byte
+	rest jsBytes
 	read bool
 }
 
@@ -116,16 +232,12 @@ func (b *bufferBody) Read(p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		u8 := js.Global().Get("Uint8Array").New(buf)
-		b.rest = make([]byte, u8.Get("byteLength").Int())
-		js.CopyBytesToGo(b.rest, u8)
+		b.rest.rest = js.Global().Get("Uint8Array").New(buf)
 	}
-	if len(b.rest) == 0 {
+	if b.rest.empty() {
 		return 0, io.EOF
 	}
-	n := copy(p, b.rest)
-	b.rest = b.rest[n:]
-	return n, nil
+	return b.rest.read(p), nil
 }
 
 func (b *bufferBody) Close() error { b.stop(); return nil }

@@ -19,9 +19,12 @@ const maxRedirects = 5
 // connection pool and proxy settings. It has no overall timeout (the source's
 // idle timer bounds a stalled request, and a large record may take long on a
 // slow link); it refuses a redirect back to a URL already visited and chains
-// longer than 5.
-func NetHTTP() Transport {
-	c := &http.Client{CheckRedirect: checkRedirect}
+// longer than 5, as ErrRedirectLoop (net/http's own would follow 10, and
+// say "stopped after 10 redirects").
+func NetHTTP() Transport { return netHTTP(&http.Client{CheckRedirect: checkRedirect}) }
+
+// netHTTP is the native Transport over c.
+func netHTTP(c *http.Client) Transport {
 	return func(ctx context.Context, url string) (*Response, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
@@ -37,6 +40,8 @@ func NetHTTP() Transport {
 				h[strings.ToLower(k)] = v[0]
 			}
 		}
+		// A body net/http decodes (gzip it asked for) has lost its
+		// Content-Length: ContentLength is -1, and no EncodedLength is known.
 		return &Response{Status: resp.StatusCode, ContentLength: resp.ContentLength, Header: h, Body: resp.Body}, nil
 	}
 }
@@ -44,11 +49,11 @@ func NetHTTP() Transport {
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	for _, v := range via {
 		if v.URL.String() == req.URL.String() {
-			return fmt.Errorf("redirect loop back to %s after %d redirects: %w", req.URL, len(via), ErrPermanent)
+			return fmt.Errorf("%w: back to %s after %d redirects: %w", ErrRedirectLoop, req.URL, len(via), ErrPermanent)
 		}
 	}
 	if len(via) > maxRedirects {
-		return fmt.Errorf("more than %d redirects: %w", maxRedirects, ErrPermanent)
+		return fmt.Errorf("%w: more than %d redirects: %w", ErrRedirectLoop, maxRedirects, ErrPermanent)
 	}
 	return nil
 }

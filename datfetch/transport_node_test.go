@@ -72,7 +72,7 @@ func TestFetchTransportUnderNode(t *testing.T) {
 	}
 
 	s := newFaultServer(t)
-	run := exec.Command(execWrapper, bin, "-test.run", "^TestFetchTransport$", "-test.v", "-test.timeout", "2m")
+	run := exec.Command(execWrapper, bin, "-test.run", "^TestFetch(Transport|Lengths)$", "-test.v", "-test.timeout", "5m")
 	run.Env = append(os.Environ(), faultServerEnv+"="+s.URL)
 	out, err := run.CombinedOutput()
 	if err != nil {

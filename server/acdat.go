@@ -8,11 +8,12 @@ package server
 //	GET /dats/{dat}/files          JSON Lines, one entry's metadata a line, paged by limit/offset
 //	GET /dats/{dat}/files/{id}     the record as the dat stores it
 //
-// The facts (names, texts, limits, field order) come from its source: lib.rs
-// (parse_dat_param, parse_file_id, with_cors_headers), routes.rs (dats_index,
-// files_index, files_get), db.rs (FileResponse), bin/create_index.rs and
-// lib_test.rs. Its /icons and /setups routes, and its JSON rendering of the
-// CharGen and SpellTable records, are out of scope (README, "The server").
+// The facts (names, parsers, texts, limits, type names, the line shape) are
+// internal/acdatspec's, read from its source and shared with the emulation
+// the client is tested against (internal/acdatsvc); how they are answered
+// here is this file's. Its /icons and /setups routes, and its JSON rendering
+// of the CharGen and SpellTable records, are out of scope (README, "The
+// server").
 
 import (
 	"bytes"
@@ -23,30 +24,12 @@ import (
 	"hash/crc64"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
-	"acambient/core/dat"
 	"acambient/datfetch"
+	"acambient/internal/acdatspec"
 )
-
-// acdatDefaultLimit and acdatMaxLimit are files_index's paging bounds (routes.rs: default 10000,
-// "limit must be between 1 and 100000").
-const (
-	acdatDefaultLimit = 10000
-	acdatMaxLimit     = 100000
-)
-
-// acdatDatNames are acdatservice's DatDatabaseType names in its order (the
-// order of /dats's keys) with the R2 object keys /dats reports for a dat it
-// holds no metadata for (build_dat_info's defaults).
-var acdatDatNames = [...]struct{ name, objectKey string }{
-	{"portal", "client_portal.dat"},
-	{"cell", "client_cell_1.dat"},
-	{"highres", "client_highres.dat"},
-	{"local_english", "client_local_English.dat"},
-}
 
 // acdatState is what the acdatservice routes compute once: each served dat's
 // entry metadata (for the listing and the counts) and the /dats answer.
@@ -82,7 +65,7 @@ type digester interface {
 
 // acdat routes /dats/{dat}/files[/{id}]: rest is what follows "files".
 func (h *Handler) acdat(w http.ResponseWriter, r *http.Request, datName string, rest []string) {
-	i, err := parseAcdatDat(datName)
+	i, err := acdatspec.ParseDat(datName)
 	if err != nil {
 		acdatError(w, err.Error(), http.StatusBadRequest)
 		return
@@ -97,14 +80,14 @@ func (h *Handler) acdat(w http.ResponseWriter, r *http.Request, datName string, 
 	}
 }
 
-// acdatDB is the db serving acdatservice's dat i, nil for highres and
+// acdatDB is the db serving acdatservice's dat, nil for highres and
 // local_english, which this server never holds: those answer as acdatservice
 // answers for a dat it has not indexed (no files), never with portal's.
-func (h *Handler) acdatDB(i int) *db {
-	switch i {
-	case 0:
+func (h *Handler) acdatDB(which acdatspec.Dat) *db {
+	switch which {
+	case acdatspec.Portal:
 		return h.portal
-	case 1:
+	case acdatspec.Cell:
 		return h.cell
 	}
 	return nil
@@ -112,22 +95,22 @@ func (h *Handler) acdatDB(i int) *db {
 
 // acdatRecord answers /dats/{dat}/files/{id}: files_get's checks and texts,
 // then the record as the dat stores it (see storedRecord).
-func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which int, seg string) {
-	id, err := parseAcdatFileID(seg)
+func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which acdatspec.Dat, seg string) {
+	id, err := acdatspec.ParseFileID(seg)
 	if err != nil {
-		acdatError(w, "Invalid file ID: "+err.Error(), http.StatusBadRequest)
+		acdatError(w, acdatspec.InvalidFileID(err), http.StatusBadRequest)
 		return
 	}
 	wantJSON := false
-	if f, ok := lastQuery(r, "format"); ok {
+	if f, ok := acdatspec.Query(r.URL, "format"); ok {
 		// lib_test.rs: parse_file_response_format(Some("xml")).
 		if f != "json" {
-			acdatError(w, fmt.Sprintf("Unsupported format %s. Omit format for binary data or use format=json for supported file types.", rustDebug(f)), http.StatusBadRequest)
+			acdatError(w, acdatspec.UnsupportedFormat(f), http.StatusBadRequest)
 			return
 		}
 		wantJSON = true
 	}
-	notFound := func() { acdatError(w, fmt.Sprintf("File not found with ID %d (0x%X)", id, id), http.StatusNotFound) }
+	notFound := func() { acdatError(w, acdatspec.FileNotFound(id), http.StatusNotFound) }
 	d := h.acdatDB(which)
 	if d == nil {
 		notFound()
@@ -146,14 +129,14 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which int,
 		return
 	}
 	if wantJSON {
-		t := acdatFileType(which, id)
-		if t == "CharacterGenerator" || t == "SpellTable" {
-			// acdatservice renders these two through its record library; a
-			// copy of that rendering is no part of an ambient sound server.
+		t := acdatspec.FileType(id)
+		if acdatspec.JSONRendered(t) {
+			// acdatservice renders these through its record library; a copy
+			// of that rendering is no part of an ambient sound server.
 			acdatError(w, fmt.Sprintf("JSON export of file type %s is not implemented by this server; omit format for its bytes", t), http.StatusNotImplemented)
 			return
 		}
-		acdatError(w, "JSON export is not supported for file type "+t, http.StatusBadRequest)
+		acdatError(w, acdatspec.JSONUnsupported(t), http.StatusBadRequest)
 		return
 	}
 	rec.write(w, r)
@@ -189,24 +172,24 @@ func (d *db) storedRecord(r *http.Request, id uint32) (cachedRecord, error) {
 // offset, each a Rust usize; X-Limit and X-Offset echo them) over the dat's
 // entries in ascending id order, one JSON object a line, lines joined by
 // "\n" with none after the last (file_lines.join("\n")).
-func (h *Handler) acdatListing(w http.ResponseWriter, r *http.Request, which int) {
-	limit, offset := uint64(acdatDefaultLimit), uint64(0)
-	if s, ok := lastQuery(r, "limit"); ok {
-		v, err := parseRustUsize(s)
+func (h *Handler) acdatListing(w http.ResponseWriter, r *http.Request, which acdatspec.Dat) {
+	limit, offset := uint64(acdatspec.DefaultLimit), uint64(0)
+	if s, ok := acdatspec.Query(r.URL, "limit"); ok {
+		v, err := acdatspec.ParseUsize(s)
 		if err != nil {
-			acdatError(w, "Invalid limit: "+err.Error(), http.StatusBadRequest)
+			acdatError(w, acdatspec.InvalidLimit(err), http.StatusBadRequest)
 			return
 		}
 		limit = v
 	}
-	if limit == 0 || limit > acdatMaxLimit {
-		acdatError(w, "limit must be between 1 and 100000", http.StatusBadRequest)
+	if limit == 0 || limit > acdatspec.MaxLimit {
+		acdatError(w, acdatspec.LimitRange, http.StatusBadRequest)
 		return
 	}
-	if s, ok := lastQuery(r, "offset"); ok {
-		v, err := parseRustUsize(s)
+	if s, ok := acdatspec.Query(r.URL, "offset"); ok {
+		v, err := acdatspec.ParseUsize(s)
 		if err != nil {
-			acdatError(w, "Invalid offset: "+err.Error(), http.StatusBadRequest)
+			acdatError(w, acdatspec.InvalidOffset(err), http.StatusBadRequest)
 			return
 		}
 		offset = v
@@ -230,7 +213,7 @@ func (h *Handler) acdatListing(w http.ResponseWriter, r *http.Request, which int
 		if i > 0 {
 			b = append(b, '\n')
 		}
-		b = appendAcdatEntry(b, which, e)
+		b = acdatspec.AppendLine(b, acdatspec.NewLine(which, e.id, e.offset, e.size))
 	}
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/plain; charset=utf-8")
@@ -240,29 +223,12 @@ func (h *Handler) acdatListing(w http.ResponseWriter, r *http.Request, which int
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b))
 }
 
-// appendAcdatEntry writes db.rs's FileResponse as serde_json writes it:
-// compact, fields in declaration order. (strconv, not fmt: a page is 10000
-// lines.)
-func appendAcdatEntry(b []byte, which int, e acdatEntry) []byte {
-	b = append(b, `{"id":`...)
-	b = strconv.AppendUint(b, uint64(e.id), 10)
-	b = append(b, `,"database_type":"`...)
-	b = append(b, acdatDatNames[which].name...)
-	b = append(b, `","file_type":"`...)
-	b = append(b, acdatFileType(which, e.id)...)
-	b = append(b, `","file_subtype":"None","file_offset":`...)
-	b = strconv.AppendUint(b, uint64(e.offset), 10)
-	b = append(b, `,"file_size":`...)
-	b = strconv.AppendUint(b, uint64(e.size), 10)
-	return append(b, '}')
-}
-
 // acdatEntries returns dat's entries, ascending, built on first use and kept
 // (the sources do not change while served). A dat file gives its B-tree
 // entries; an in-memory source has no container, so each record is one
 // entry at offset 0 of its length; any other source (a remote) lists ids
 // with offset and size 0 rather than fetching every record to measure it.
-func (h *Handler) acdatEntries(r *http.Request, which int, d *db) ([]acdatEntry, error) {
+func (h *Handler) acdatEntries(r *http.Request, which acdatspec.Dat, d *db) ([]acdatEntry, error) {
 	h.acdatSt.mu.Lock()
 	defer h.acdatSt.mu.Unlock()
 	if e := h.acdatSt.entries[which]; e != nil {
@@ -332,22 +298,22 @@ func (h *Handler) datsPayload(r *http.Request) (*payload, error) {
 	if p := h.acdatSt.dats; p != nil {
 		return p, nil
 	}
-	var infos [len(acdatDatNames)]acdatDatInfo
-	for i, n := range acdatDatNames {
-		infos[i] = acdatDatInfo{Name: n.name, ObjectKey: n.objectKey, SHA256: "unknown"}
-		d := h.acdatDB(i)
+	var infos [len(acdatspec.Dats)]acdatDatInfo
+	for i, n := range acdatspec.Dats {
+		infos[i] = acdatDatInfo{Name: n.Name(), ObjectKey: n.ObjectKey(), SHA256: "unknown"}
+		d := h.acdatDB(n)
 		if d == nil {
 			continue
 		}
-		ents, err := h.acdatEntries(r, i, d)
+		ents, err := h.acdatEntries(r, n, d)
 		if err != nil {
-			return nil, fmt.Errorf("%s entries: %w", n.name, err)
+			return nil, fmt.Errorf("%s entries: %w", n.Name(), err)
 		}
 		infos[i].FileCount = int64(len(ents))
 		if dg, ok := d.src.(digester); ok {
 			size, sum, err := dg.Digest(r.Context())
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", n.name, err)
+				return nil, fmt.Errorf("%s: %w", n.Name(), err)
 			}
 			infos[i].SizeBytes, infos[i].SHA256 = size, sum
 		}
@@ -367,122 +333,6 @@ func (h *Handler) datsPayload(r *http.Request) (*payload, error) {
 	return h.acdatSt.dats, nil
 }
 
-// parseAcdatDat is parse_dat_param: a short name or its client file name,
-// any case, giving the index into acdatDatNames.
-func parseAcdatDat(text string) (int, error) {
-	switch strings.ToLower(text) {
-	case "portal", "client_portal.dat":
-		return 0, nil
-	case "cell", "client_cell.dat", "client_cell_1.dat":
-		return 1, nil
-	case "highres", "client_highres.dat":
-		return 2, nil
-	case "local_english", "local-english", "client_local_english.dat":
-		return 3, nil
-	}
-	return 0, fmt.Errorf("Invalid dat name: %s. Expected portal, cell, highres, or local_english.", text)
-}
-
-// parseAcdatFileID is parse_file_id: after "0x" or "0X" a Rust u32 in base
-// 16, else a Rust u32 in base 10 (so a leading "+" is allowed, a "-" is not,
-// and an id beyond 32 bits is refused). Its two texts differ by the branch.
-func parseAcdatFileID(text string) (uint32, error) {
-	if h, ok := strings.CutPrefix(text, "0x"); ok || strings.HasPrefix(text, "0X") {
-		if !ok {
-			h = text[2:]
-		}
-		v, err := parseRustUint(h, 16, 1<<32-1)
-		if err != nil {
-			return 0, fmt.Errorf("Invalid file ID %s. Use a decimal ID or a hexadecimal ID such as 0x1000001.", rustDebug(text))
-		}
-		return uint32(v), nil
-	}
-	v, err := parseRustUint(text, 10, 1<<32-1)
-	if err != nil {
-		return 0, fmt.Errorf("Invalid file ID %s. Use an unsigned decimal ID or hexadecimal ID such as 0x1000001.", rustDebug(text))
-	}
-	return uint32(v), nil
-}
-
-// parseRustUsize parses as acdatservice's `value.parse::<usize>()`. It runs
-// as wasm32 on Cloudflare Workers, where usize is 32 bits.
-func parseRustUsize(s string) (uint64, error) { return parseRustUint(s, 10, 1<<32-1) }
-
-// parseRustUint follows Rust's from_str_radix for an unsigned type: one
-// optional "+" (not alone), then digits; scanning left to right, the first
-// bad digit or overflow decides the error, with core's ParseIntError texts.
-func parseRustUint(s string, base, max uint64) (uint64, error) {
-	if s == "" {
-		return 0, errors.New("cannot parse integer from empty string")
-	}
-	if s[0] == '+' {
-		if len(s) == 1 {
-			return 0, errors.New("invalid digit found in string")
-		}
-		s = s[1:]
-	}
-	var v uint64
-	for i := 0; i < len(s); i++ {
-		d, ok := digitVal(s[i])
-		if !ok || d >= base {
-			return 0, errors.New("invalid digit found in string")
-		}
-		if v > (max-d)/base {
-			return 0, errors.New("number too large to fit in target type")
-		}
-		v = v*base + d
-	}
-	return v, nil
-}
-
-func digitVal(c byte) (uint64, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return uint64(c - '0'), true
-	case c >= 'a' && c <= 'z':
-		return uint64(c-'a') + 10, true
-	case c >= 'A' && c <= 'Z':
-		return uint64(c-'A') + 10, true
-	}
-	return 0, false
-}
-
-// acdatFileType names a record's type as acdatservice's listing and its
-// format=json error do (its DatFileType, strum's variant names: LandBlock and
-// CharacterGenerator appear in its tests). Named here: the kinds this project
-// reads, and the two records acdatservice renders as JSON; every other id is
-// "Unknown", where acdatservice may name a kind this server does not know.
-func acdatFileType(which int, id uint32) string {
-	switch which {
-	case 0:
-		switch id {
-		case 0x0E000002:
-			return "CharacterGenerator"
-		case 0x0E00000E:
-			return "SpellTable"
-		}
-		switch dat.PortalKind(id) {
-		case dat.KindRegion:
-			return "Region"
-		case dat.KindSoundTable:
-			return "SoundTable"
-		case dat.KindWave:
-			return "Wave"
-		}
-	case 1:
-		if id&0xFFFF == dat.LandInfoLow {
-			return "LandBlockInfo"
-		}
-		switch dat.CellKind(id) {
-		case dat.KindLandBlock:
-			return "LandBlock"
-		case dat.KindEnvCell:
-			return "EnvCell"
-		}
-	}
-	return "Unknown"
-}
-
 // acdatError answers as worker's Response::error does: the text as the
 // whole body, no trailing newline (http.Error adds one).
 func acdatError(w http.ResponseWriter, msg string, code int) {
@@ -492,48 +342,4 @@ func acdatError(w http.ResponseWriter, msg string, code int) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(code)
 	fmt.Fprint(w, msg)
-}
-
-// lastQuery returns a query parameter as acdatservice reads it: its query
-// pairs collected into a HashMap, so the last of repeated keys wins.
-func lastQuery(r *http.Request, key string) (string, bool) {
-	if r.URL.RawQuery == "" {
-		return "", false
-	}
-	v := r.URL.Query()[key]
-	if len(v) == 0 {
-		return "", false
-	}
-	return v[len(v)-1], true
-}
-
-// rustDebug quotes s as Rust's {:?} does for a str: in double quotes, with
-// \" \\ \n \r \t \0 escaped and other control characters as \u{hex}.
-func rustDebug(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, c := range s {
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case 0:
-			b.WriteString(`\0`)
-		default:
-			if c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) {
-				fmt.Fprintf(&b, `\u{%x}`, c)
-			} else {
-				b.WriteRune(c)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

@@ -46,3 +46,7 @@ func (rec *cachedRecord) release() {
 	}
 	rec.buf, rec.b = nil, nil
 }
+
+// CacheBytes reports the memory the record cache holds, portal and cell
+// together: what Options.CacheBytes (serve's -cache) bounds.
+func (h *Handler) CacheBytes() int64 { return h.portal.cache.Bytes() }

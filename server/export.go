@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"acambient/core/dat"
+	"acambient/core/zones"
 	"acambient/datfetch"
 )
 
@@ -26,6 +27,11 @@ type ExportOptions struct {
 	// Warnf reports what is skipped (a SoundTable or Wave named but missing or
 	// unreadable); nil discards.
 	Warnf func(format string, args ...any)
+
+	// Zones also writes the sound-zone layer of the source's land,
+	// Out/zones.png and Out/zones.json (core/zones, contracts §1), beside
+	// the records: a map over the tree finds it at URL/zones.json.
+	Zones bool
 }
 
 // ExportResult counts what Export wrote.
@@ -38,6 +44,9 @@ type ExportResult struct {
 	// StoredCompressed counts records whose acdatservice copy (dats/…) is
 	// the dat's stored form, u32 size + zlib, rather than the record itself.
 	StoredCompressed int
+	// ZoneSets counts the legend of the zone layer (with Zones): the sound
+	// sets that dominate somewhere.
+	ZoneSets int
 }
 
 // Export writes the static tree of contracts §2.3, which a plain file host
@@ -52,6 +61,7 @@ type ExportResult struct {
 //	                       serves them: as stored, so a record the dat keeps
 //	                       compressed is its u32 size and zlib stream there
 //	                       (a hard link to the plain file when the two agree)
+//	Out/zones.png, Out/zones.json   with Zones, the sound-zone layer (core/zones)
 //	Out/...                the www folder (and, while it has no index.html, the generated index)
 //
 // A static host cannot serve the bare listing routes /files and /cell/files:
@@ -90,6 +100,13 @@ func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 	}
 	if err := writeFile(filepath.Join(cell.dir, "index.txt"), Listing(cellIDs)); err != nil {
 		return nil, err
+	}
+	if opt.Zones {
+		idx, err := zones.Write(ctx, opt.Portal, opt.Cell, opt.Out, zones.Options{Warnf: e.opt.Warnf})
+		if err != nil {
+			return nil, fmt.Errorf("zones: %w", err)
+		}
+		e.res.ZoneSets = len(idx.Sets)
 	}
 	if err := e.www(ctx, portalIDs, cellIDs); err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 
 	"acambient/core/dat"
 	"acambient/core/demo"
+	"acambient/core/zones"
 	"acambient/datfetch"
 )
 
@@ -372,5 +373,41 @@ func TestExportWarnsOfAnIncompleteSite(t *testing.T) {
 	}
 	if len(lacks) != 2 || !strings.Contains(lacks[0], "ambient.wasm") || !strings.Contains(lacks[1], "wasm_exec.js") {
 		t.Errorf("warnings %q; want the missing ambient.wasm and wasm_exec.js", lacks)
+	}
+}
+
+// TestExportZones: with Zones, the tree holds the sound-zone layer at its
+// top, byte for byte what the zones command writes; without, it does not.
+func TestExportZones(t *testing.T) {
+	dw, err := demo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	portal, cell := datfetch.NewMemory(dw.Portal), datfetch.NewMemory(dw.Cell)
+	out := t.TempDir()
+	res, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out, Zones: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ZoneSets != 9 {
+		t.Errorf("%d zone sets, want the demo's 9", res.ZoneSets)
+	}
+	alone := t.TempDir()
+	if _, err := zones.Write(context.Background(), portal, cell, alone, zones.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{zones.ImageFile, zones.IndexFile} {
+		got, err1 := os.ReadFile(filepath.Join(out, f))
+		want, err2 := os.ReadFile(filepath.Join(alone, f))
+		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %v %v, %d bytes, want the zones command's %d", f, err1, err2, len(got), len(want))
+		}
+	}
+	plain := t.TempDir()
+	if _, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: plain}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(plain, zones.IndexFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("without Zones, %s: %v", zones.IndexFile, err)
 	}
 }

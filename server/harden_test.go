@@ -188,7 +188,7 @@ func rawRequest(t *testing.T, addr, req string) string {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.SetDeadline(time.Now().Add(hangGuard))
 	if _, err := io.WriteString(c, req); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestOptionsStar(t *testing.T) {
 }
 
 // Past the connection cap a client is answered 503 at once rather than left
-// waiting; a freed slot serves again.
+// waiting for a slot; a freed slot serves again.
 func TestConnectionCap(t *testing.T) {
 	addr := serveLoopback(t, New(Options{}), 2)
 	var held []net.Conn
@@ -239,19 +239,19 @@ func TestConnectionCap(t *testing.T) {
 	// The two held connections are accepted before the third: a request
 	// on each proves it.
 	for _, c := range held {
-		c.SetDeadline(time.Now().Add(5 * time.Second))
+		c.SetDeadline(time.Now().Add(hangGuard))
 		io.WriteString(c, "HEAD /files HTTP/1.1\r\nHost: x\r\n\r\n")
 		if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || !strings.Contains(line, "200") {
 			t.Fatalf("held connection: %q, %v", line, err)
 		}
 	}
-	start := time.Now()
+	// The third is answered while both held connections stay open and
+	// idle: no slot was freed, so the answer did not wait for one (a
+	// listener that waits for a slot, as x/net's does, leaves this request
+	// unanswered until hangGuard fails it).
 	got := rawRequest(t, addr, "GET /files HTTP/1.1\r\nHost: x\r\n\r\n")
 	if got != "HTTP/1.1 503 Service Unavailable" {
 		t.Fatalf("third connection: %q, want 503", got)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("refusal took %v", d)
 	}
 	held[0].Close()
 	waitUntil(t, func() bool {
@@ -260,7 +260,7 @@ func TestConnectionCap(t *testing.T) {
 			return false
 		}
 		defer c.Close()
-		c.SetDeadline(time.Now().Add(5 * time.Second))
+		c.SetDeadline(time.Now().Add(hangGuard))
 		io.WriteString(c, "HEAD /files HTTP/1.1\r\nHost: x\r\n\r\n")
 		line, _ := bufio.NewReader(c).ReadString('\n')
 		return strings.Contains(line, "200")

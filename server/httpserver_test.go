@@ -16,7 +16,7 @@ func TestGracefulShutdown(t *testing.T) {
 		grace  time.Duration
 		finish bool // the answer completes within the grace
 	}{
-		{"in-flight answer finishes", 5 * time.Second, true},
+		{"in-flight answer finishes", hangGuard, true}, // generous: finishing matters, not how soon
 		{"grace runs out", 200 * time.Millisecond, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,7 +77,7 @@ func TestGracefulShutdown(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Serve: %v", err)
 				}
-			case <-time.After(10 * time.Second):
+			case <-time.After(hangGuard):
 				t.Fatal("Serve did not return")
 			}
 			if !tc.finish {
@@ -87,12 +87,18 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 }
 
+// hangGuard bounds how long a test waits for what the code under test
+// reports (an answer, a closed connection, a condition): only a hang takes
+// so long, however loaded the machine. No test asserts a shorter time.
+const hangGuard = time.Minute
+
+// waitUntil polls cond until it holds, failing the test only after hangGuard.
 func waitUntil(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not reached in 5 s")
+			t.Fatalf("condition not reached in %v", hangGuard)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

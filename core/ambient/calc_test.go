@@ -37,6 +37,26 @@ func TestCalcWeight(t *testing.T) {
 	}
 }
 
+// TestAddSoundWeight: what AddSound adds for a cell (runtime §3): its
+// distance gate passes exactly 14400 m², then CalcWeight, z included.
+func TestAddSoundWeight(t *testing.T) {
+	for _, tt := range []struct {
+		off  world.Vec3
+		want float32
+	}{
+		{world.Vec3{X: 12, Y: -12}, 1},
+		{world.Vec3{X: 36, Y: 12, Z: -2}, float32(400.0 / (36*36 + 12*12 + 4))},
+		{world.Vec3{X: 96, Y: 72}, float32(400.0 / 14400)}, // exactly 120 m passes
+		{world.Vec3{X: 96, Y: 72, Z: 0.01}, 0},
+		{world.Vec3{X: 108, Y: 60}, 0}, // 123.5 m horizontally
+		{world.Vec3{Z: float32(math.NaN())}, 0},
+	} {
+		if got := AddSoundWeight(tt.off); got != tt.want {
+			t.Errorf("AddSoundWeight(%v) = %v, want %v", tt.off, got, tt.want)
+		}
+	}
+}
+
 func TestCalcDir(t *testing.T) {
 	tests := []struct {
 		x, y float32

@@ -75,9 +75,9 @@ type Engine struct {
 	volume  float32 // SoundManager::ambient_sound_volume
 	enabled bool    // SoundManager::ambient_sounds_enabled
 
-	chain   [terrainTypes][sceneOrdinals]int32 // §3.11 chain, resolved once
-	stbs    []stbState                         // per region AmbientSTBDesc
-	heights [256]float32                       // LandDefs::Land_Height_Table
+	chain   Chain        // §3.11 chain, resolved once
+	stbs    []stbState   // per region AmbientSTBDesc
+	heights [256]float32 // LandDefs::Land_Height_Table
 
 	// Ambient
 	playerPos  world.Position // player_pos, set by InitSounds
@@ -113,7 +113,7 @@ func New(region *dat.Region, land Land, lib Library, cfg Config) *Engine {
 		lib:     lib,
 		mono:    cfg.Mono,
 		enabled: cfg.Enabled,
-		chain:   resolveChain(region),
+		chain:   ResolveChain(region),
 		heights: world.HeightTable(region),
 	}
 	e.SetVolume(cfg.Volume)

@@ -149,17 +149,11 @@ func (e *Engine) addSound(k int, pos world.Position) {
 		return
 	}
 	off := world.Offset(e.playerPos, pos)
-	// Retail sums z² + y² + x² in x87 precision here, not the float d² of
-	// CalcWeight; a squared distance of exactly 14400 passes.
-	x, y, z := float64(off.X), float64(off.Y), float64(off.Z)
-	if !(float64(z*z)+float64(y*y)+float64(x*x) <= float64(maxDistSq)) {
-		return
-	}
-	w := calcWeight(off)
-	dir := calcDir(off)
+	w := AddSoundWeight(off)
 	if w == 0 {
 		return
 	}
+	dir := calcDir(off)
 	e.total += w
 	e.cells++
 	e.cellLog = append(e.cellLog, CellWeight{ObjCellID: pos.ObjCellID, STBIndex: k, Weight: w, Dir: dir,
@@ -168,6 +162,20 @@ func (e *Engine) addSound(k int, pos world.Position) {
 	for i := range st.desc.AmbientSounds {
 		e.sounds[e.getSound(k, i)].addTo(w, off, dir)
 	}
+}
+
+// AddSoundWeight is the weight Ambient::AddSound (0x00551610) gives a land
+// cell at offset off from the player: its distance gate, then CalcWeight; 0
+// when the cell adds nothing. AddSound and the sound-zone layer both call it,
+// so the layer's weights are the gather's own.
+func AddSoundWeight(off world.Vec3) float32 {
+	// Retail sums z² + y² + x² in x87 precision here, not the float d² of
+	// CalcWeight; a squared distance of exactly 14400 passes.
+	x, y, z := float64(off.X), float64(off.Y), float64(off.Z)
+	if !(float64(z*z)+float64(y*y)+float64(x*x) <= float64(maxDistSq)) {
+		return 0
+	}
+	return calcWeight(off)
 }
 
 // getSound is Ambient::GetSound (0x005510B0): the instance for (STB, sound

@@ -149,7 +149,7 @@ func TestResolveChain(t *testing.T) {
 	r.TerrainInfo.TerrainTypes = append(r.TerrainInfo.TerrainTypes,
 		terrainType(0xFFFFFFFF, 2, 3, 99, 4), // type 2
 	)
-	chain := resolveChain(r)
+	chain := ResolveChain(r)
 	tests := []struct{ t, s, want int }{
 		{0, 0, 0}, {1, 0, 1},
 		{0, 1, noSTB}, // scene ordinal beyond the type's list
@@ -166,7 +166,7 @@ func TestResolveChain(t *testing.T) {
 			t.Errorf("chain[type %d][scene %d] = %d, want %d", tt.t, tt.s, got, tt.want)
 		}
 	}
-	if c := resolveChain(nil); c[0][0] != noSTB {
+	if c := ResolveChain(nil); c[0][0] != noSTB {
 		t.Error("nil region resolved an STB")
 	}
 }

@@ -42,6 +42,13 @@ func SplitSWtoNE(gx, gy int) bool {
 // split direction (SplitSWtoNE). Points on the block's north or east edge
 // belong to the last cell. x and y must lie in [0, 192].
 func TerrainZ(r *dat.Region, lb *dat.LandBlock, x, y float32) (float32, error) {
+	table := HeightTable(r)
+	return TerrainZIn(&table, lb, x, y)
+}
+
+// TerrainZIn is TerrainZ with the region's HeightTable already made, for
+// callers that ask for many points.
+func TerrainZIn(table *[256]float32, lb *dat.LandBlock, x, y float32) (float32, error) {
 	if lb == nil {
 		return 0, fmt.Errorf("world: terrain height: no landblock")
 	}
@@ -49,7 +56,6 @@ func TerrainZ(r *dat.Region, lb *dat.LandBlock, x, y float32) (float32, error) {
 		return 0, fmt.Errorf("world: landblock 0x%08X: terrain height at (%g, %g): outside [0, 192]",
 			uint32(lb.ID), x, y)
 	}
-	table := HeightTable(r)
 	cx, cy := clampCell(int(x/CellLength)), clampCell(int(y/CellLength))
 	u := float64(x)/CellLength - float64(cx) // 0..1 east within the cell
 	v := float64(y)/CellLength - float64(cy) // 0..1 north within the cell

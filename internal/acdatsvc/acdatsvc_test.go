@@ -45,7 +45,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/dats/portal/files/-1", 400, "Invalid file ID", ""},
 		{"GET", "/dats/portel/files/1", 400, "Invalid dat name: portel. Expected portal, cell, highres, or local_english.", ""},
 		{"GET", "/dats/portal/files/0x13000000?format=json", 400, "JSON export is not supported for file type Region", ""},
-		{"GET", "/dats/portal/files?limit=2", 200, `{"id":167772161,"database_type":"Portal","file_type":"Wave","file_subtype":"Unknown(0)","file_offset":0,"file_size":`, "X-Limit: 2"},
+		{"GET", "/dats/portal/files?limit=2", 200, `{"id":167772161,"database_type":"portal","file_type":"Wave","file_subtype":"None","file_offset":0,"file_size":`, "X-Limit: 2"},
 		{"GET", "/dats/portal/files?limit=0", 400, "limit must be between 1 and 100000", ""},
 		{"GET", "/dats/portal/files?limit=100001", 400, "limit must be between 1 and 100000", ""},
 		{"GET", "/dats/portal/files?limit=x", 400, "Invalid limit: invalid digit found in string", ""},
