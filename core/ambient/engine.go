@@ -99,6 +99,8 @@ type Engine struct {
 	cameraSet     bool           // until SetCamera, the camera follows the player
 	voices        voicePool
 
+	waiting int // ConstantSounds waiting for a wave (WaveLoader)
+
 	rand ran2
 	crt  crtRand
 
