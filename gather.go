@@ -43,21 +43,5 @@ func cmdGather(args []string) error {
 	}
 	h.Move(p.Pos)
 	h.Tick(0)
-	return writeJSON(os.Stdout, h.State().State, true)
-}
-
-// openHost opens the data flags' sources and a host over them; non-fatal
-// record problems go to stderr as warnings.
-func openHost(ctx context.Context, df *dataFlags, opt session.Options) (*session.Host, func(), error) {
-	d, err := df.open()
-	if err != nil {
-		return nil, nil, err
-	}
-	opt.OnError = func(err error) { fmt.Fprintf(os.Stderr, "warning: %v\n", err) }
-	h, err := session.New(ctx, d.Portal, d.Cell, opt)
-	if err != nil {
-		d.Close()
-		return nil, nil, fmt.Errorf("%s: %w", d.Name, err)
-	}
-	return h, func() { d.Close() }, nil
+	return writeJSON(os.Stdout, h.Snapshot().State, true)
 }

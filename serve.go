@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"syscall"
 
@@ -155,26 +154,6 @@ func limitMemory(ctx context.Context, cache int64, logger *log.Logger, srcs ...d
 	debug.SetMemoryLimit(limit)
 }
 
-// ensureWasm builds the page's wasm when stale. A failed build is logged
-// loudly but does not stop the server: the records are still worth serving.
-func ensureWasm(ctx context.Context, www string, logger *log.Logger) {
-	module := moduleDir()
-	if module == "" {
-		logger.Printf("wasm: not building: the module's source folder is not found")
-		return
-	}
-	b := server.WasmBuild{Module: module, WWW: www}
-	if err := b.Ensure(ctx, logger.Printf); err != nil {
-		logger.Printf("wasm: BUILD FAILED, serving the files www already holds: %v", err)
-		return
-	}
-	go func() {
-		if err := b.Precompress(logger.Printf); err != nil {
-			logger.Printf("wasm: brotli: %v (clients get gzip)", err)
-		}
-	}()
-}
-
 // openURL is the address to print: a wildcard host becomes localhost.
 func openURL(a net.Addr) string {
 	tcp, ok := a.(*net.TCPAddr)
@@ -186,25 +165,6 @@ func openURL(a net.Addr) string {
 		host = "localhost"
 	}
 	return fmt.Sprintf("http://%s/", net.JoinHostPort(host, fmt.Sprint(tcp.Port)))
-}
-
-// moduleDir is the folder holding this module's go.mod: where this file was
-// compiled from (`go run .` keeps the path), else the working folder. "" when
-// neither holds go.mod (an installed binary run elsewhere).
-func moduleDir() string {
-	var dirs []string
-	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		dirs = append(dirs, filepath.Dir(file))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		dirs = append(dirs, wd)
-	}
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-	}
-	return ""
 }
 
 // defaultWWW is www next to the source, so `go run .` from anywhere serves the page.

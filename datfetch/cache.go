@@ -10,9 +10,9 @@ import (
 // memory they take; the least recently used go first. What counts is what
 // the cache really holds: the sizer's figure for a value (the allocations
 // it keeps alive, see AllocSize) plus the cache's own bookkeeping for the
-// entry (EntryOverhead). It serves both the HTTP source (record bytes) and
-// the server (answers with their ETags). A nil *Cache caches nothing. Safe
-// for concurrent use.
+// entry (EntryOverhead). The HTTP source keeps its verified record bytes in
+// one (the server keeps its answers in a BlobCache instead). A nil *Cache
+// caches nothing. Safe for concurrent use.
 //
 // The entries live in one slice, linked in LRU order by index, and the id
 // map holds indices: no allocation per entry, and nothing for the garbage

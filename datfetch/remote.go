@@ -365,6 +365,58 @@ func (h *HTTP) IDs(ctx context.Context) ([]uint32, error) {
 	return slices.Compact(ids), nil
 }
 
+// LandblocksListing is the file, beside the cell records, that lists the
+// landblocks a cell source holds: "landblocks.txt", the ids 0x%08X of its
+// landblock records 0xXXYYFFFF one a line, ascending (our server answers
+// it, export writes it; acdatservice has none).
+const LandblocksListing = "landblocks.txt"
+
+// maxLandblocksBytes bounds that listing: 255×255 ids of 11 bytes are 715 KB.
+const maxLandblocksBytes = 1 << 20
+
+// Landblocks reads the landblock listing at base+LandblocksListing (base is
+// a cell source's). A source without one (an older export, any other
+// server) answers 404, which is ErrNotFound: the caller then asks for each
+// landblock itself.
+func (h *HTTP) Landblocks(ctx context.Context) ([]uint32, error) {
+	url := h.base + LandblocksListing
+	b, g, err := h.fetch(ctx, url, maxLandblocksBytes, false)
+	if errors.Is(err, errStatus404) {
+		return nil, fmt.Errorf("%s: %w", url, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer g.close()
+	return parseLandblocks(url, b)
+}
+
+// parseLandblocks reads the landblock listing: "0x%08X\n" a line (any case,
+// blank lines skipped, every line ended), in any order. It is leaner than
+// parseListing, which takes every id form and sorts: this one is in the
+// page's wasm.
+func parseLandblocks(url string, b []byte) ([]uint32, error) {
+	var ids []uint32
+	for line := 1; len(b) > 0; line++ {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return nil, fmt.Errorf("%s: the last line %q has no newline: the listing was cut short", url, truncate(b, 40))
+		}
+		s := strings.TrimSpace(string(b[:i]))
+		b = b[i+1:]
+		if s == "" {
+			continue
+		}
+		hex, ok := strings.CutPrefix(strings.ToLower(s), "0x")
+		v, err := strconv.ParseUint(hex, 16, 32)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%s: line %d: %q is not an id 0x%%08X", url, line, truncate([]byte(s), 40))
+		}
+		ids = append(ids, uint32(v))
+	}
+	return ids, nil
+}
+
 func looksLikeHTML(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && b[0] == '<'

@@ -30,7 +30,14 @@ type Lister interface {
 }
 
 // NotFound builds the error a source returns for a missing id.
-func NotFound(id uint32) error { return fmt.Errorf("0x%08X: %w", id, ErrNotFound) }
+func NotFound(id uint32) error { return &NotFoundError{ID: id} }
+
+// NotFoundError is a source's answer for an id it holds no record of. It is
+// ErrNotFound (errors.Is) and names the id, for whoever reports it.
+type NotFoundError struct{ ID uint32 }
+
+func (e *NotFoundError) Error() string        { return fmt.Sprintf("0x%08X: %v", e.ID, ErrNotFound) }
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
 // CheckDID verifies that record bytes start with the requested id. The
 // iteration record 0xFFFF0001 has no DID prefix and is exempt (spec §1.5).

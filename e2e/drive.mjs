@@ -103,9 +103,12 @@ try {
   await page.keyboard.up("ArrowRight");
   await page.click('#landmarks button[data-name="forest"]');
   await waitFor(() => window.__errors.length > 0, null, 20000).catch(() => {});
-  await page.evaluate(() => window.probe.reset());
+  // The voices sounding when the error comes (the host's own count: what
+  // it had loaded plays on), then a second of what is heard.
+  const voicesAtError = await page.evaluate(() => { window.probe.reset(); return window.ambient.state().voices.length; });
   await T(1000);
   out.steps.down = await page.evaluate(() => ({ errors: window.__errors.slice(0, 3), audio: window.probe.summary(), state: live(window.ambient.state()) }));
+  out.steps.down.voicesAtError = voicesAtError;
   await ctl("up");
   // Recovery: the page goes on loading once the server is back.
   await page.click('#landmarks button[data-name="forest"]');
@@ -124,6 +127,18 @@ try {
   await page.evaluate(() => window.probe.reset());
   await T(1500);
   out.steps.restarted.audio = await page.evaluate(() => window.probe.summary());
+
+  // The world's corners: the snowfield landmark (north-west) and the
+  // south-east corner block. Their rings reach past the demo's land; the
+  // page knows from the landblock listing that those blocks are not there.
+  await page.click('#landmarks button[data-name="snowfield"]');
+  await settled("0xA4BA0031");
+  await gotoPos("0xAFAF0001/4,4,20");
+  await settled("0xAFAF0001");
+  out.steps.corners = await page.evaluate(() => ({
+    outside: window.ambient.landblock(0xA3, 0xBB), inside: window.ambient.landblock(0xA4, 0xBA),
+    unknown: window.ambient.landblock(0x10, 0x10),
+  }));
 
   if (mode === "dropouts") {
     await page.click('#landmarks button[data-name="river"]');
@@ -205,7 +220,7 @@ function probeSource() {
   window.__errors = [];
   window.__rebuilds = [];
   window.live = (s) => ({ objcellId: s.where.objcellId, outdoorish: s.outdoorish, total: s.totalSoundCount, cells: s.contributingCells,
-    sounds: s.sounds.filter((x) => x.soundCount > 0), voices: s.voices.length, loading: s.loading });
+    sounds: s.sounds, held: s.heldInstances, voices: s.voices.length, loading: s.loading });
   addEventListener("pointerdown", () => { if (probe.t.click === undefined) probe.t.click = performance.now(); }, true);
   const tap = `class Tap extends AudioWorkletProcessor {
     constructor() { super(); this.reset(); this.port.onmessage = (e) => { if (e.data === 'reset') this.reset(); }; }

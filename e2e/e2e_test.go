@@ -221,9 +221,10 @@ type result struct {
 			HostEnd   hostStats         `json:"hostEnd"`
 		} `json:"walk"`
 		Down struct {
-			Errors []string  `json:"errors"`
-			Audio  audio     `json:"audio"`
-			State  liveState `json:"state"`
+			VoicesAtError int       `json:"voicesAtError"`
+			Errors        []string  `json:"errors"`
+			Audio         audio     `json:"audio"`
+			State         liveState `json:"state"`
 		} `json:"down"`
 		Recovered struct {
 			State liveState `json:"state"`
@@ -237,6 +238,11 @@ type result struct {
 			Running bool  `json:"running"`
 			Audio   audio `json:"audio"`
 		} `json:"restarted"`
+		Corners struct {
+			Outside string `json:"outside"`
+			Inside  string `json:"inside"`
+			Unknown string `json:"unknown"`
+		} `json:"corners"`
 		Idle60 *audio `json:"idle60"`
 		Jank60 *audio `json:"jank60"`
 	} `json:"steps"`
@@ -267,6 +273,7 @@ type liveState struct {
 	Total      float64           `json:"total"`
 	Cells      int               `json:"cells"`
 	Sounds     []json.RawMessage `json:"sounds"`
+	Held       int               `json:"held"` // heldInstances
 	Voices     int               `json:"voices"`
 	Loading    json.RawMessage   `json:"loading"`
 }
@@ -365,8 +372,10 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 		t.Errorf("start: %+v; want running audio after the click, overlay gone", s.Start)
 	}
 
-	// Two terrains: the page's instances are gather's, real audio reaches
-	// the destination, and the two spectra differ.
+	// Two terrains: the page's instances are gather's — all it lists, in
+	// gather's order, though after the river the engine still holds the
+	// river's (heldInstances counts them) — real audio reaches the
+	// destination, and the two spectra differ.
 	for _, c := range []struct {
 		name, pos string
 		got       spot
@@ -374,7 +383,7 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 		want := gatherSounds(t, c.pos)
 		got := canon(t, c.got.State.Sounds)
 		if !slices.Equal(got, want) {
-			t.Errorf("%s: the page's live instances\n%s\nwant gather's\n%s", c.name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			t.Errorf("%s: the page's instances\n%s\nwant gather's\n%s", c.name, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		if c.got.RMS < 0.003 || c.got.Secs < 2 {
 			t.Errorf("%s: RMS %.5f over %.1f s at the destination; want real audio", c.name, c.got.RMS, c.got.Secs)
@@ -385,6 +394,10 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 	// sounds fired: one loud call in one half made them differ by 11 dB
 	// once, against 3–4 dB usually); two terrains must differ by more than
 	// that, and by 6 dB at least (typically ~20).
+	if h := s.Desert.State.Held; h <= len(s.Desert.State.Sounds) || h < len(s.River.State.Sounds) {
+		t.Errorf("at the desert after the river the engine holds %d instances for %d listed; want the river's %d kept too",
+			h, len(s.Desert.State.Sounds), len(s.River.State.Sounds))
+	}
 	same := max(shapeDistance(s.River.First, s.River.Second), shapeDistance(s.Desert.First, s.Desert.Second))
 	if d := shapeDistance(s.River.Bands, s.Desert.Bands); d < 6 || d <= same {
 		t.Errorf("river and desert spectral shapes differ by %.2f dB RMS (halves of one spot: %.2f); want ≥ 6 and more than the halves'", d, same)
@@ -428,8 +441,8 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 	if len(s.Down.Errors) == 0 {
 		t.Errorf("no error event with the dat server down (player at %s)", s.Down.State.ObjCellID)
 	}
-	if s.Down.Audio.RMS < 0.003 || s.Down.State.Voices == 0 {
-		t.Errorf("with the server down: RMS %.5f, %d voices; want the loaded sound to go on", s.Down.Audio.RMS, s.Down.State.Voices)
+	if s.Down.Audio.RMS < 0.003 || s.Down.VoicesAtError == 0 {
+		t.Errorf("with the server down: RMS %.5f, %d voices when the error came; want the loaded sound to go on", s.Down.Audio.RMS, s.Down.VoicesAtError)
 	}
 	if len(s.Recovered.State.Sounds) == 0 || s.Recovered.Audio.RMS < 0.003 {
 		t.Errorf("after the server came back: %d live instances, RMS %.5f; want the forest loaded and heard",
@@ -444,13 +457,28 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 		t.Errorf("start() after stop(): running %v, RMS %.5f; want sound again", s.Restarted.Running, s.Restarted.Audio.RMS)
 	}
 
-	// No console errors beyond the network's own lines for records (404s of
-	// blocks past the world's edge, drops while the server was down).
+	// At the corners, no landblock the world lacks was asked for: the
+	// listing says which are there (a block past the demo's land is absent,
+	// one of its own present, and one far off absent too, unasked).
+	log.mu.Lock()
+	for _, q := range log.reqs {
+		if q.Status == http.StatusNotFound {
+			t.Errorf("requested %s: 404", q.Path)
+		}
+	}
+	log.mu.Unlock()
+	if c := s.Corners; c.Outside != "absent" || c.Inside != "present" || c.Unknown != "absent" {
+		t.Errorf("landblock presence at the corner %+v; want absent, present, absent (the listing names every block)", c)
+	}
+
+	// No console errors beyond the network's own lines for records dropped
+	// while the server was down; no 404 at all: the page reads the
+	// landblock listing and asks for no landblock the world lacks.
 	for _, m := range r.Console {
 		if m.Type == "warning" && strings.Contains(m.Text, "ScriptProcessorNode is deprecated") {
 			continue // oto/v2's output node; Chromium's own notice
 		}
-		if strings.HasPrefix(m.Text, "Failed to load resource") && strings.Contains(m.URL, "/files/") {
+		if strings.HasPrefix(m.Text, "Failed to load resource") && strings.Contains(m.URL, "/files/") && !strings.Contains(m.Text, "404") {
 			continue
 		}
 		t.Errorf("console %s: %s (%s)", m.Type, m.Text, m.URL)

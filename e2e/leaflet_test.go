@@ -476,7 +476,7 @@ func lfGather(t *testing.T, pos string) ambient.State {
 	}
 	h.Move(sp.Pos)
 	h.Tick(0)
-	return h.State().State
+	return h.Snapshot().State
 }
 
 // lfDiff compares two JSON documents, numbers to 1e-6 relative (the page's

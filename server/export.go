@@ -56,6 +56,7 @@ type ExportResult struct {
 //	                       name, every Wave those tables' reachable sounds name
 //	Out/cell/files/0x%08X  every landblock 0xXXYYFFFF and EnvCell record
 //	Out/files/index.txt, Out/cell/files/index.txt   the listings of what was written
+//	Out/cell/files/landblocks.txt   the landblocks of that listing (serve's route of the name)
 //	Out/dats/portal/files/0x%08X, Out/dats/cell/files/0x%08X
 //	                       the same records on acdatservice's routes, as it
 //	                       serves them: as stored, so a record the dat keeps
@@ -99,6 +100,9 @@ func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 		return nil, err
 	}
 	if err := writeFile(filepath.Join(cell.dir, "index.txt"), Listing(cellIDs)); err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(cell.dir, datfetch.LandblocksListing), Landblocks(cellIDs)); err != nil {
 		return nil, err
 	}
 	if opt.Zones {

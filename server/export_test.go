@@ -79,12 +79,18 @@ func TestExport(t *testing.T) {
 			t.Errorf("%s holds %v, want %v", tc.acdatDir, got, names)
 		}
 		names = append(names, "index.txt")
+		if tc.dir == "cell/files" {
+			names = append(names, "landblocks.txt")
+		}
 		sort.Strings(names)
 		if got := dirNames(t, filepath.Join(out, tc.dir)); !slices.Equal(got, names) {
 			t.Errorf("%s holds %v, want %v", tc.dir, got, names)
 		}
 		if got, _ := os.ReadFile(filepath.Join(out, tc.dir, "index.txt")); string(got) != listing(tc.ids) {
 			t.Errorf("%s/index.txt:\n%s", tc.dir, got)
+		}
+		if got, _ := os.ReadFile(filepath.Join(out, "cell/files/landblocks.txt")); string(got) != "0xA9B4FFFF\n0xA9B5FFFF\n" {
+			t.Errorf("cell/files/landblocks.txt:\n%s", got)
 		}
 	}
 	if got := dirNames(t, out); !slices.Equal(got, []string{"ambient.js", "cell", "dats", "files", "img", "index.html"}) {
@@ -223,6 +229,16 @@ func checkExportMatchesServe(t *testing.T, portal, cell datfetch.Lister, wantPor
 	}
 	if total != wantPortal+wantCell {
 		t.Errorf("compared %d records, want %d", total, wantPortal+wantCell)
+	}
+	// The landblock listing answers alike (the export's exports every
+	// landblock serve lists), and a client reads it from both.
+	if a, b := rawBody(t, serve.URL+"/cell/files/landblocks.txt"), rawBody(t, static.URL+"/cell/files/landblocks.txt"); !bytes.Equal(a, b) || len(a) == 0 {
+		t.Errorf("landblocks.txt: serve %q, static %q", a, b)
+	}
+	for _, base := range []string{serve.URL, static.URL} {
+		if ids, err := datfetch.NewHTTP(base+"/cell/files/", datfetch.HTTPOptions{}).Landblocks(ctx); err != nil || len(ids) == 0 {
+			t.Errorf("%s: landblock listing %d ids, %v", base, len(ids), err)
+		}
 	}
 }
 

@@ -45,8 +45,9 @@ type db struct {
 	reads    *datfetch.Flights[cachedRecord]
 	inMemory bool
 
-	mu      sync.Mutex
-	listing *payload // nil until first built
+	mu         sync.Mutex
+	listing    *payload // nil until first built
+	landblocks *payload // the cell source's landblock listing, nil until first built
 }
 
 func newDB(name string, tag uint64, src datfetch.Lister, l *log.Logger, cache *recordCache) *db {
@@ -278,6 +279,44 @@ func (d *db) listingPayload(r *http.Request) (*payload, error) {
 	}
 	d.listing = newPayload("text/plain; charset=utf-8", Listing(ids), time.Time{}, true)
 	return d.listing, nil
+}
+
+// serveLandblocks answers the cell source's landblock listing,
+// /cell/files/landblocks.txt: the ids of its landblock records 0xXXYYFFFF,
+// "0x%08X" one a line, ascending. A client that reads it (the page) never
+// asks for a landblock the source lacks. Built on first use and kept.
+func (d *db) serveLandblocks(w http.ResponseWriter, r *http.Request) {
+	d.mu.Lock()
+	p := d.landblocks
+	d.mu.Unlock()
+	if p == nil {
+		ids, err := d.src.IDs(r.Context())
+		if err != nil {
+			if r.Context().Err() == nil {
+				d.log.Printf("serve: %s landblock listing: %v", d.name, err)
+				http.Error(w, d.name+" listing is unreadable", http.StatusInternalServerError)
+			}
+			return
+		}
+		p = newPayload("text/plain; charset=utf-8", Landblocks(ids), time.Time{}, true)
+		d.mu.Lock()
+		d.landblocks = p
+		d.mu.Unlock()
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	p.serve(w, r)
+}
+
+// Landblocks formats the landblock records among ascending ids as
+// /cell/files/landblocks.txt holds them: "0x%08X\n" each.
+func Landblocks(ids []uint32) []byte {
+	var lbs []uint32
+	for _, id := range ids {
+		if dat.CellKind(id) == dat.KindLandBlock {
+			lbs = append(lbs, id)
+		}
+	}
+	return Listing(lbs)
 }
 
 // Listing formats ids as the listing routes answer them: "0x%08X\n" each.

@@ -133,6 +133,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case len(segs) >= 1 && segs[0] == "files":
 		h.records(w, r, h.portal, segs[1:])
+	case len(segs) == 3 && segs[0] == "cell" && segs[1] == "files" && segs[2] == datfetch.LandblocksListing:
+		// Before the id parser, which would answer it 400.
+		h.cell.serveLandblocks(w, r)
 	case len(segs) >= 2 && segs[0] == "cell" && segs[1] == "files":
 		h.records(w, r, h.cell, segs[2:])
 	case len(segs) == 1 && segs[0] == "dats":

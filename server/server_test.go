@@ -150,6 +150,16 @@ func TestListings(t *testing.T) {
 			t.Errorf("GET %s: Content-Type %q", tc.target, ct)
 		}
 	}
+	// The landblock listing: the cell source's landblock records only (not
+	// the LandBlockInfo 0xXXYYFFFE, nor EnvCells), routed before the id
+	// parser; the portal has none, and its name there is a bad id.
+	if r := do(h, "GET", "/cell/files/landblocks.txt"); r.StatusCode != 200 || body(t, r) != "0xA9B4FFFF\n0xA9B5FFFF\n" ||
+		r.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
+		t.Errorf("GET /cell/files/landblocks.txt: %d %q", r.StatusCode, r.Header.Get("Content-Type"))
+	}
+	if r := do(h, "GET", "/files/landblocks.txt"); r.StatusCode != 400 {
+		t.Errorf("GET /files/landblocks.txt: %d, want 400", r.StatusCode)
+	}
 	r := do(h, "GET", "/cell/files", "Accept-Encoding", "gzip")
 	zr, err := gzip.NewReader(r.Body)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+
+	"acambient/core/session"
 )
 
 // await waits for a JS promise. It must run on a goroutine of its own, never
@@ -90,4 +92,17 @@ func async(name string, f func(args []js.Value) (any, error)) js.Func {
 	})
 }
 
-func newError(err error) js.Value { return js.Global().Get("Error").New(err.Error()) }
+// newError is err as the page sees every error (docs/interfaces.md §3.4): an
+// Error with a code, and the record it is about where the code has one.
+func newError(err error) js.Value {
+	p := session.Classify(err)
+	e := js.Global().Get("Error").New(p.Message)
+	e.Set("code", string(p.Code))
+	if p.ID != 0 {
+		e.Set("id", p.ID.String())
+	}
+	if p.Landblock != 0 {
+		e.Set("landblock", p.Landblock.String())
+	}
+	return e
+}

@@ -1,11 +1,18 @@
 //go:build js && wasm
 
 // Command wasm is the browser build (GOOS=js): it wires the page's
-// JavaScript (www/ambient.js, contracts §3) to the Go core. Wiring only: the
-// logic is in core/webapi, core/session, core/mix and below, tested natively.
+// JavaScript (www/ambient.js, docs/interfaces.md §3) to the Go core. Wiring
+// only: a session host (core/session) over two HTTP record sources, the
+// mixer that ticks it (core/mix) handed to oto, and the map's tiles
+// (core/mapview); the logic is there and below, tested natively.
+//
+// A position goes setPlayer (ambient.js) → api.setPlayer → Host.SetPlayerPOS
+// → the engine at the mixer's next tick; a sample goes engine → Host.Tick's
+// play events → the mixer's voices → audioOut.Read → oto → Web Audio.
 //
 // www/ambient.js runs it with argv[1] naming a global callback, which
-// receives the API object (one per load()).
+// receives the API object (one per load()). Every error a method returns
+// or rejects with is a JS Error with a code (jsutil.go, session.Classify).
 package main
 
 import (
@@ -17,8 +24,10 @@ import (
 
 	"github.com/norunners/vert"
 
+	"acambient/core/ambient"
+	"acambient/core/mapview"
 	"acambient/core/mix"
-	"acambient/core/webapi"
+	"acambient/core/session"
 	"acambient/datfetch"
 )
 
@@ -39,7 +48,8 @@ func main() {
 type api struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	bridge *webapi.Bridge
+	host   *session.Host
+	tiles  *mapview.Tiles
 	audio  *audioOut
 	funcs  []js.Func
 }
@@ -55,6 +65,10 @@ var errNotOpen = errors.New("not loaded yet: call open first")
 // host holds what it decoded, so this only saves refetching nearby records.
 const pageCacheBytes = 16 << 20
 
+// pageEventLog bounds the events kept between two polls (ambient.js polls
+// every 100 ms; a background tab far less often).
+const pageEventLog = 1024
+
 func (a *api) object() js.Value {
 	o := js.Global().Get("Object").New()
 	add := func(name string, f js.Func) {
@@ -63,58 +77,64 @@ func (a *api) object() js.Value {
 	}
 	add("open", async("open", a.open))
 	add("setPlayer", async("setPlayer", func(args []js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.bridge.SetPlayer(arg(args, 0).String()))
+		return jsonOf(a.host.SetPlayerPOS(arg(args, 0).String()))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
 		heading := 0.0
 		if h := arg(args, 1); h.Type() == js.TypeNumber {
 			heading = h.Float()
 		}
-		return jsonOf(a.bridge.SetCamera(arg(args, 0).String(), heading))
+		return jsonOf(a.host.SetCameraPOS(arg(args, 0).String(), heading))
 	}))
 	add("setVolume", fn("setVolume", func(args []js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
-		a.bridge.Host().SetVolume(float32(arg(args, 0).Float()))
+		a.host.SetVolume(float32(arg(args, 0).Float()))
 		return nil, nil
 	}))
 	add("setEnabled", fn("setEnabled", func(args []js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
-		a.bridge.Host().SetEnabled(arg(args, 0).Truthy())
+		a.host.SetEnabled(arg(args, 0).Truthy())
 		return nil, nil
 	}))
 	add("state", fn("state", func([]js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.bridge.State(), nil)
+		return jsonOf(a.host.Snapshot(), nil)
 	}))
 	add("poll", fn("poll", func([]js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.bridge.Poll(), nil)
+		return jsonOf(a.host.Drain(), nil)
 	}))
 	add("info", fn("info", func([]js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.bridge.Info(), nil)
+		return jsonOf(mapview.InfoOf(a.host.Region()), nil)
+	}))
+	add("landblock", fn("landblock", func(args []js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return a.host.Landblock(arg(args, 0).Int(), arg(args, 1).Int()).String(), nil
 	}))
 	add("tile", async("tile", func(args []js.Value) (any, error) {
-		if a.bridge == nil {
+		if a.host == nil {
 			return nil, errNotOpen
 		}
-		t, err := a.bridge.Tile(arg(args, 0).Int(), arg(args, 1).Int())
+		t, err := a.tiles.Tile(a.ctx, arg(args, 0).Int(), arg(args, 1).Int())
 		if errors.Is(err, datfetch.ErrNotFound) {
 			return nil, nil // no land there: the map leaves it blank
 		}
@@ -146,10 +166,11 @@ func (a *api) object() js.Value {
 	return o
 }
 
-// open(portalBase, cellBase): load the region, make the host, the mixer and
-// the silent pump.
+// open(portalBase, cellBase, listing): load the region, make the host, the
+// mixer, the tiles and the silent pump. listing true: the cell source is
+// ours or an export, which list their landblocks (landblocks.txt).
 func (a *api) open(args []js.Value) (any, error) {
-	if a.bridge != nil {
+	if a.host != nil {
 		return nil, errors.New("already open")
 	}
 	// datfetch's HTTP source over the browser's fetch: retries, one request
@@ -159,17 +180,22 @@ func (a *api) open(args []js.Value) (any, error) {
 	cell := datfetch.NewHTTP(arg(args, 1).String(), opt)
 	// A fresh seed per page: Math.random is enough for which bird sings
 	// first, and keeps crypto out of the wasm.
-	seed := uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
-	b, err := webapi.New(a.ctx, portal, cell, seed)
+	cfg := ambient.DefaultConfig()
+	cfg.Seed = uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
+	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog}
+	if arg(args, 2).Truthy() {
+		hopt.Listing = cell.Landblocks
+	}
+	h, err := session.New(a.ctx, portal, cell, hopt)
 	if err != nil {
 		return nil, err
 	}
-	m, err := mix.New(b, mix.Options{Rate: sampleRate})
+	m, err := mix.New(h, mix.Options{Rate: sampleRate})
 	if err != nil {
 		return nil, err
 	}
-	a.bridge, a.audio = b, newAudioOut(m)
-	return jsonOf(b.Info(), nil)
+	a.host, a.tiles, a.audio = h, mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
+	return jsonOf(mapview.InfoOf(h.Region()), nil)
 }
 
 func jsonOf(v any, err error) (any, error) {
@@ -183,4 +209,4 @@ func jsonOf(v any, err error) (any, error) {
 	return string(out), nil
 }
 
-var _ mix.Host = (*webapi.Bridge)(nil)
+var _ mix.Host = (*session.Host)(nil)

@@ -109,9 +109,10 @@ export interface RebuildEvent {
   instances: number;
 }
 
-/** A sounding voice: its play and when it ends (audio-clock seconds). */
+/** A sounding voice: the play that took it, when it ends (audio-clock seconds) and its slot (0..15). */
 export interface Voice extends PlayEvent {
   end: number;
+  slot: number;
 }
 
 /** A land cell that weighted the last rebuild (the heat map). */
@@ -140,8 +141,14 @@ export interface State {
   outdoorish: boolean;
   totalSoundCount: number;
   contributingCells: number;
-  /** Every instance the engine holds, in creation order (silent ones from earlier spots included). */
+  /**
+   * What `gather` reports at this position, no more, in its order (a fresh
+   * engine's instance-creation order). The instances earlier positions made,
+   * which the engine keeps at count 0 as retail does, are not listed.
+   */
   sounds: Sound[];
+  /** How many instances the engine holds: those of every position it was at (the panel's "live of total"). */
+  heldInstances: number;
   voices: Voice[];
   loading: Loading;
   /** The player in every form. */
@@ -198,14 +205,50 @@ export interface StartResult {
   sampleRate: number;
 }
 
+/**
+ * What went wrong, for a page to switch on (never on the message):
+ * - "not-found": a record the source does not have (`id`);
+ * - "missing-landblock": a landblock a position needs is not there (`landblock`);
+ * - "network": the source is unreachable, times out, or keeps failing;
+ * - "cors": the source answers, but without CORS headers the browser may not read it;
+ * - "bad-record": a record failed verification or decoding (`id`);
+ * - "bad-position": a position that does not parse or is off the map;
+ * - "wrong-api": the source answers, but not these routes (the other `api` works);
+ * - "wasm": the module failed to load or run;
+ * - "disposed": the instance was disposed.
+ */
+export type ErrorCode =
+  | "not-found"
+  | "missing-landblock"
+  | "network"
+  | "cors"
+  | "bad-record"
+  | "bad-position"
+  | "wrong-api"
+  | "wasm"
+  | "disposed";
+
+/** Every error ambient.js throws, rejects with or emits ("error" events). */
+export interface AmbientError extends Error {
+  code: ErrorCode;
+  /** The record: "not-found", "bad-record". */
+  id?: Hex;
+  /** The landblock 0xXXYYFFFF: "missing-landblock". */
+  landblock?: Hex;
+}
+
+/** What the instance knows of a landblock: fetched or listed, missing, or not asked yet. */
+export type LandblockPresence = "present" | "absent" | "unknown";
+
 export interface EventMap {
   play: PlayEvent;
   skip: SkipEvent;
   rebuild: RebuildEvent;
   state: State;
-  error: Error;
+  error: AmbientError;
 }
 
+/** Methods throw (or reject with) an AmbientError. */
 export declare class AmbientAudio {
   static load(opts?: LoadOptions): Promise<AmbientAudio>;
   info: Info;
@@ -218,6 +261,8 @@ export declare class AmbientAudio {
   setEnabled(on: boolean): void;
   state(): State;
   tile(bx: number, by: number): Promise<Tile | null>;
+  /** Whether the source holds landblock (bx, by), as far as this instance knows. */
+  landblock(bx: number, by: number): LandblockPresence;
   on<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
   off<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
   stop(): void;

@@ -6,12 +6,23 @@
 //   const amb = await AmbientAudio.load({ server: "" });
 //   button.onclick = () => amb.start();
 //   amb.setPlayer("0xA9B4001F/72,144,22.2");
+//
+// A position goes setPlayer → toPOS (a POS string) → the wasm's setPlayer
+// (wasm/main.go) → session.Host.SetPlayerPOS → the engine at the mixer's
+// next tick. state() is one snapshot of the host (session.Snapshot); a
+// timer drains its events and problems into "play", "skip", "rebuild",
+// "error" and "state" events. Every error is an Error with a code
+// (AmbientError in ambient.d.ts).
 
 const here = new URL(".", import.meta.url);
 
 // How often the page asks the Go side for its events (ms). Plays are
 // reported a little after they start; the audio itself is not affected.
 const POLL_MS = 100;
+
+// The region record: what load() asks for first, and what tells a source
+// that answers from one that speaks another API.
+const REGION = "0x13000000";
 
 // The Go side's output rate (wasm/audio.go sampleRate): the AudioContext
 // made ahead of the click is made at it, as oto would make it.
@@ -22,6 +33,10 @@ let loads = 0;
 export class AmbientAudio {
   /**
    * Loads the wasm and the region; resolves when the instance is usable.
+   * Rejects with an AmbientError: "wasm" (the module did not load or run),
+   * "network" or "cors" (the source is unreachable, or answers what the
+   * browser may not read), "wrong-api" (the source answers the other API's
+   * routes), "not-found" (no region record), "bad-record".
    * @param {import("./ambient").LoadOptions} [opts]
    */
   static async load(opts = {}) {
@@ -34,42 +49,25 @@ export class AmbientAudio {
       : base(acdat ? "dats/cell/files/" : "cell/files/");
     const wasmURL = new URL(opts.wasm ?? "ambient.wasm", opts.wasm ? document.baseURI : here).href;
 
-    if (typeof globalThis.Go !== "function") {
-      await import(new URL(opts.wasmExec ?? "wasm_exec.js", here).href);
-    }
-    const go = new globalThis.Go();
-    const cbName = `__acambient${++loads}_${Math.random().toString(36).slice(2)}`;
-    const gotAPI = new Promise((resolve) => { globalThis[cbName] = resolve; });
-    go.argv = ["ambient.wasm", cbName];
-
-    let inst;
-    const resp = fetch(wasmURL);
-    const compiled = WebAssembly.instantiateStreaming(resp, go.importObject);
-    compiled.catch(() => {}); // handled below
-    // The AudioContext is made now, while the wasm downloads: its
-    // constructor blocks for tens of milliseconds (hundreds on a busy
-    // machine), which the click would otherwise wait for. Made without a
-    // gesture it stays suspended, and silent, until start().
-    const early = newContext();
-    let amb;
+    let api, early = null;
     try {
-      try {
-        inst = (await compiled).instance;
-      } catch (e) {
-        // A server that sends .wasm with the wrong type: instantiate from bytes.
-        const r = await (await fetch(wasmURL)).arrayBuffer();
-        inst = (await WebAssembly.instantiate(r, go.importObject)).instance;
-      }
-      const exited = go.run(inst);
-      const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
-      delete globalThis[cbName];
-      amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
-      amb._early = early;
-      amb.info = JSON.parse(await api.open(portal, cell));
+      // The AudioContext is made while the wasm downloads: its constructor
+      // blocks for tens of milliseconds (hundreds on a busy machine), which
+      // the click would otherwise wait for. Made without a gesture it stays
+      // suspended, and silent, until start().
+      api = await runWasm(wasmURL, opts.wasmExec, () => { early = newContext(); });
     } catch (e) {
-      if (amb) amb.dispose();
-      else if (early) early.close().catch(() => {});
-      throw e;
+      if (early) early.close().catch(() => {});
+      throw coded("wasm", `ambient: ${wasmURL}: ${e && e.message || e}`);
+    }
+    const amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
+    amb._early = early;
+    try {
+      // Ours and an export list their landblocks beside the cell records.
+      amb.info = JSON.parse(await api.open(portal, cell, !acdat));
+    } catch (e) {
+      amb.dispose();
+      throw await explainOpen(e, portal, server, acdat);
     }
     amb._timer = setInterval(() => amb._poll(), POLL_MS);
     return amb;
@@ -114,9 +112,7 @@ export class AmbientAudio {
         return made;
       };
     }
-    let err;
-    try { err = this._api.start(early); } finally { if (Native) globalThis.AudioContext = Native; }
-    if (err instanceof Error) throw err;
+    try { this._call("start", early); } finally { if (Native) globalThis.AudioContext = Native; }
     if (made) {
       this._ctx = made;
       // dispose() closes the context, which fires one more statechange.
@@ -141,34 +137,44 @@ export class AmbientAudio {
    * Moves the player. Accepts {objcellId, x, y, z} (landblock-local metres),
    * {X, Y, Z} (global metres; Z omitted = terrain height), {ns, ew} (map
    * coordinates), a POS or /loc string, or an ACPosition-like object.
-   * Resolves with the position in every form.
+   * Resolves with the position in every form; rejects with "bad-position",
+   * "missing-landblock" (map coordinates over a landblock the source
+   * lacks), "not-found" (an EnvCell that does not exist), "network".
    */
   async setPlayer(pos) {
     this._live();
-    return JSON.parse(await this._api.setPlayer(toPOS(pos)));
+    return JSON.parse(await this._api.setPlayer(posText(pos)));
   }
 
   /** Sets the listener that placement and pan use; heading in compass degrees. */
   async setCamera(pos, heading) {
     this._live();
     const h = heading ?? (pos && typeof pos === "object" ? pos.heading : undefined);
-    return JSON.parse(await this._api.setCamera(toPOS(pos), typeof h === "number" ? h : 0));
+    return JSON.parse(await this._api.setCamera(posText(pos), typeof h === "number" ? h : 0));
   }
 
   /** The ambient slider, 0..1 (retail applies it as the game does). */
-  setVolume(v) { this._live(); check(this._api.setVolume(Number(v))); }
+  setVolume(v) { this._live(); this._call("setVolume", Number(v)); }
 
   /** retail's ambient_sounds_enabled. */
-  setEnabled(on) { this._live(); check(this._api.setEnabled(!!on)); }
+  setEnabled(on) { this._live(); this._call("setEnabled", !!on); }
 
   /** @returns {import("./ambient").State} */
   state() {
     this._live();
-    const s = JSON.parse(check(this._api.state()));
+    const s = JSON.parse(this._call("state"));
     s.audio = this._ctx ? this._ctx.state : "none";
     s.loading.done = s.loading.records;
     return s;
   }
+
+  /**
+   * Whether the source holds landblock (bx, by), as far as this instance
+   * knows (a fetch, a not-found, the source's landblock listing): off the
+   * data the listener is nowhere.
+   * @returns {"present" | "absent" | "unknown"}
+   */
+  landblock(bx, by) { this._live(); return this._call("landblock", bx, by); }
 
   /**
    * The map tile of landblock (bx, by): 64 cell colours and terrain types
@@ -203,7 +209,15 @@ export class AmbientAudio {
     return s;
   }
 
-  _live() { if (this._disposed) throw new Error("ambient: disposed"); }
+  _live() { if (this._disposed) throw coded("disposed", "ambient: disposed"); }
+
+  // _call runs a synchronous Go method: a failure comes back as an Error
+  // value (a Go function cannot throw into JavaScript), thrown here.
+  _call(name, ...args) {
+    const v = this._api[name](...args);
+    if (v instanceof Error) throw v;
+    return v;
+  }
 
   _emit(kind, arg) {
     for (const fn of this._handlers[kind]) {
@@ -213,17 +227,23 @@ export class AmbientAudio {
 
   _poll() {
     if (this._disposed) return;
-    const raw = this._api.poll();
-    if (raw instanceof Error) return;
-    const p = JSON.parse(raw);
+    let p, st;
+    try {
+      p = JSON.parse(this._call("poll"));
+      st = this._handlers.state.size ? this.state() : null;
+    } catch (e) {
+      // A timer has no caller to throw to: report it once, and stop.
+      clearInterval(this._timer);
+      this._emit("error", e);
+      return;
+    }
     let changed = false;
     for (const ev of p.events) {
       if (ev.event === "play" || ev.event === "skip") this._emit(ev.event, ev);
       else if (ev.event === "rebuild") { changed = true; this._emit("rebuild", ev); }
     }
-    for (const msg of p.errors) { changed = true; this._emit("error", new Error(msg)); }
-    if (this._handlers.state.size === 0) return;
-    const st = this.state();
+    for (const pr of p.errors) { changed = true; this._emit("error", coded(pr.code, pr.message, pr)); }
+    if (!st) return;
     const key = JSON.stringify(st.loading) + st.voices.length + st.audio;
     if (changed || key !== this._loadingKey || p.events.length) {
       this._loadingKey = key;
@@ -245,9 +265,72 @@ function newContext() {
   } catch { return null; }
 }
 
-function check(v) {
-  if (v instanceof Error) throw v;
-  return v;
+// coded makes an AmbientError: an Error with a code (and, from extra, the
+// record it is about: id, landblock).
+function coded(code, message, extra = {}) {
+  const e = new Error(message);
+  e.code = code;
+  if (extra.id) e.id = extra.id;
+  if (extra.landblock) e.landblock = extra.landblock;
+  return e;
+}
+
+// posText is toPOS with its complaints coded.
+function posText(pos) {
+  try { return toPOS(pos); } catch (e) { throw coded("bad-position", e.message); }
+}
+
+// runWasm instantiates ambient.wasm and resolves with the API object its Go
+// main hands over; whileLoading runs once the wasm is on its way.
+async function runWasm(wasmURL, wasmExec, whileLoading) {
+  if (typeof globalThis.Go !== "function") {
+    await import(new URL(wasmExec ?? "wasm_exec.js", here).href);
+  }
+  const go = new globalThis.Go();
+  const cbName = `__acambient${++loads}_${Math.random().toString(36).slice(2)}`;
+  const gotAPI = new Promise((resolve) => { globalThis[cbName] = resolve; });
+  go.argv = ["ambient.wasm", cbName];
+  let inst;
+  const compiling = WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
+  compiling.catch(() => {}); // awaited below
+  whileLoading();
+  try {
+    inst = (await compiling).instance;
+  } catch (e) {
+    // A server that sends .wasm with the wrong type: instantiate from bytes.
+    const r = await fetch(wasmURL);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    inst = (await WebAssembly.instantiate(await r.arrayBuffer(), go.importObject)).instance;
+  }
+  const exited = go.run(inst);
+  try {
+    return await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+  } finally {
+    delete globalThis[cbName];
+  }
+}
+
+// explainOpen refines the error of a failed open (the region's fetch). A
+// fetch that gets no answer is a TypeError whatever the cause, which Go
+// reports as "network"; for another origin a no-cors request tells an
+// unreachable source (it fails too) from one whose answers the browser
+// withholds for want of CORS headers (an opaque answer comes back). A
+// region that is not found while the other API's region route answers is
+// "wrong-api".
+async function explainOpen(e, portal, server, acdat) {
+  if (!(e instanceof Error) || !e.code) return coded("wasm", String(e && e.message || e));
+  const region = portal + REGION;
+  if (e.code === "network" && new URL(region).origin !== location.origin) {
+    const opaque = await fetch(region, { mode: "no-cors", cache: "no-store" }).then(() => true, () => false);
+    if (opaque) return coded("cors", e.message + " (the source answers, but without CORS headers: the browser may not read it)");
+  }
+  if (e.code === "not-found" && e.id === REGION) {
+    const base = (p) => new URL(server ? server + "/" + p : p, document.baseURI).href;
+    const other = base((acdat ? "files/" : "dats/portal/files/") + REGION);
+    const answers = await fetch(other, { cache: "no-store" }).then((r) => r.ok, () => false);
+    if (answers) return coded("wrong-api", e.message + ` (but ${other} answers: the source speaks the ${acdat ? "dat server's" : "acdatservice"} API)`, e);
+  }
+  return e;
 }
 
 const hex = (id) => "0x" + (Number(id) >>> 0).toString(16).toUpperCase().padStart(8, "0");

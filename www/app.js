@@ -145,14 +145,13 @@ async function connect(src, remember) {
   const start = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : defaultSpot();
   try {
     await go(start, true).catch(async (e) => {
-      if (my !== generation || /landblock 0x[0-9A-F]+ is missing/.test(e.message)) throw e;
+      if (my !== generation || e.code === "missing-landblock") throw e;
       showGotoError(e.message);
       await go(defaultSpot(), true);
     });
   } catch (e) {
     if (my !== generation) return;
-    const missing = e.message.match(/landblock (0x[0-9A-F]{8}) is missing/);
-    return failSource(src, missing ? noCells(src, missing[1]) : e.message);
+    return failSource(src, e.code === "missing-landblock" ? noCells(src, e.landblock) : e.message);
   }
   if (my !== generation) return;
   // The region loaded; a source without cell records answers 404 for every
@@ -183,28 +182,23 @@ function noCells(src, block) {
   "It serves a portal dat without a cell dat (client_cell_1.dat).";
 }
 
-// explainLoad turns a load() rejection into plain words. A fetch that fails
-// with no response is a TypeError whatever the cause; a no-cors request
-// tells an unreachable server (it fails too) from one whose answers the
-// browser withholds for want of CORS headers (it gets an opaque answer).
+// explainLoad turns a load() rejection into plain words, by its code
+// (ambient.js tells "cors" from "network" and finds "wrong-api").
 async function explainLoad(err, src) {
   const m = String((err && err.message) || err);
   const where = src.server || location.origin;
   const name = nameOf(src);
-  if (/Failed to fetch|NetworkError|Load failed|fetch failed/i.test(m)) {
+  if (err.code === "network") {
     if (location.protocol === "https:" && where.startsWith("http:")) {
       return `${name} is unreachable from here: an https page may not read an http source (mixed content). Use its https address.`;
     }
-    if (new URL(where, location.href).origin !== location.origin) {
-      const answered = await fetch(where + "/", { mode: "no-cors", cache: "no-store" }).then(() => true, () => false);
-      if (answered) {
-        return `${name} answers, but without CORS headers (Access-Control-Allow-Origin), so the browser blocks this page from reading its records. ` +
-          "The server must allow this page's origin.";
-      }
-    }
     return `${name} is unreachable: no answer from ${where}. Check the address, and that the server is up.`;
   }
-  if (/not found|404/i.test(m) && m.includes(REGION)) {
+  if (err.code === "cors") {
+    return `${name} answers, but without CORS headers (Access-Control-Allow-Origin), so the browser blocks this page from reading its records. ` +
+      "The server must allow this page's origin.";
+  }
+  if (err.code === "wrong-api" || (err.code === "not-found" && err.id === REGION)) {
     const other = src.api === "acdatservice" ? "Dat server or export" : "acdatservice";
     return `${name} answered, but has no region record ${REGION} (404). Is it a dat server? If it is ` +
       (src.api === "acdatservice" ? "ours or an export" : "an acdatservice") + `, choose "${other}".`;
@@ -452,7 +446,7 @@ function renderPanel() {
   }
   tb.innerHTML = rows.join("");
   $("instSummary").textContent = st.outdoorish
-    ? `${live} live of ${st.sounds.length} · ${st.contributingCells} cells · total ${fmt(st.totalSoundCount, 3)}`
+    ? `${live} live of ${st.heldInstances} · ${st.contributingCells} cells · total ${fmt(st.totalSoundCount, 3)}`
     : "indoors: this cell sees no outside";
 
   const ul = $("voices");

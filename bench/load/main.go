@@ -9,7 +9,7 @@
 //	go run ./bench/load -scattered 800000 [-soak 2000000]
 //
 // -scattered N generates the synthetic N-entry cell dat of issue 12
-// (datfetch.WriteScatteredCell, 780 MiB for 800k) and the demo portal as a
+// (internal/scatterdat, 780 MiB for 800k) and the demo portal as a
 // dat in a temporary folder, and requests uniformly random /cell/files/{id}.
 // -soak N then drives serve alone until it has answered N requests and
 // reports its resident memory. -keep DIR keeps the dats and the export for
@@ -42,6 +42,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/demo"
 	"acambient/datfetch"
+	"acambient/internal/scatterdat"
 	"acambient/server"
 )
 
@@ -277,7 +278,7 @@ func writeScattered(dir string, n int) (portal, cell string, err error) {
 	if err := f.Close(); err != nil {
 		return "", "", err
 	}
-	if _, err := datfetch.WriteScatteredCell(cell, n); err != nil {
+	if _, err := scatterdat.Write(cell, n); err != nil {
 		return "", "", err
 	}
 	return portal, cell, nil

@@ -19,19 +19,23 @@ func (e *Engine) Cells() []CellWeight {
 	return append([]CellWeight(nil), e.cellLog...)
 }
 
-// NextPlays is, per instance (in State().Sounds order), when it next fires:
-// its key in the play queue, or −1 when it is not queued.
+// NextPlays is, per sound of State().Sounds (in its order), when it next
+// fires: its key in the play queue, or −1 when it is not queued.
 func (e *Engine) NextPlays() []float64 {
-	out := make([]float64, len(e.sounds))
-	for i := range out {
-		out[i] = -1
+	key := make([]float64, len(e.sounds))
+	for i := range key {
+		key[i] = -1
 	}
 	if len(e.queue.nodes) > 1 {
 		for _, n := range e.queue.nodes[1:] {
-			if int(n.inst) < len(out) {
-				out[n.inst] = n.key
+			if int(n.inst) < len(key) {
+				key[n.inst] = n.key
 			}
 		}
+	}
+	out := make([]float64, len(e.live))
+	for i, n := range e.live {
+		out[i] = key[n]
 	}
 	return out
 }

@@ -5,9 +5,13 @@
 // play queue, placement, gain, pan and the voice pool.
 //
 // The engine is synchronous and pure. It does no I/O and starts no
-// goroutines; the host supplies records through Library and Land, the time
-// as absolute seconds, and receives the engine's decisions as Events. It
-// makes no sound itself. An Engine is not safe for concurrent use.
+// goroutines; the host (core/session) supplies records through Library and
+// Land, the time as absolute seconds, and receives the engine's decisions
+// as Events. It makes no sound itself: a play event names its wave, its
+// whole-dB gain and pan and the voice slot it took, and a mixer (core/mix)
+// voices it in that slot. State, Cells, NextPlays and Voices report the
+// engine for a page. An Engine is not safe for concurrent use; Tables, a
+// value of the region, is.
 package ambient
 
 import (
@@ -75,14 +79,15 @@ type Engine struct {
 	volume  float32 // SoundManager::ambient_sound_volume
 	enabled bool    // SoundManager::ambient_sounds_enabled
 
-	chain   Chain        // §3.11 chain, resolved once
+	tables  *Tables      // §3.11 chain with its tables, resolved once
 	stbs    []stbState   // per region AmbientSTBDesc
 	heights [256]float32 // LandDefs::Land_Height_Table
 
 	// Ambient
 	playerPos  world.Position // player_pos, set by InitSounds
 	total      float32        // total_sound_count
-	sounds     []instance     // sounds[], in creation order
+	sounds     []instance     // sounds[], in creation order; kept for the engine's life
+	live       []int32        // the instances the last rebuild's gather reached, in first-reach order
 	queue      playQueue      // sound_queue
 	outdoorish bool
 	cells      int          // land cells that passed AddSound's tests this rebuild
@@ -115,7 +120,7 @@ func New(region *dat.Region, land Land, lib Library, cfg Config) *Engine {
 		lib:     lib,
 		mono:    cfg.Mono,
 		enabled: cfg.Enabled,
-		chain:   ResolveChain(region),
+		tables:  NewTables(region),
 		heights: world.HeightTable(region),
 	}
 	e.SetVolume(cfg.Volume)
@@ -168,15 +173,19 @@ func (e *Engine) SetEnabled(on bool) { e.enabled = on }
 // of its UpdatePlayQueue). The slice is reused by the next ChangePosition.
 func (e *Engine) Events() []Event { return e.rebuildEvents }
 
-// Instances is the number of sound instances the engine has created.
+// Instances is the number of sound instances the engine has created and
+// holds (retail's GetSound keeps every one for the engine's life; State
+// lists only those the last rebuild reached).
 func (e *Engine) Instances() int { return len(e.sounds) }
 
-// Voices lists the pool slots still playing at now.
+// Voices lists the pool slots still sounding at now, by slot: the one
+// record of the sixteen voices, which the page shows and a mixer follows
+// (each play event names the slot it took).
 func (e *Engine) Voices(now float64) []Voice {
-	var out []Voice
-	for i, v := range e.voices.slots {
+	out := []Voice{}
+	for _, v := range e.voices.slots {
 		if v.used && now < v.end {
-			out = append(out, Voice{Slot: i, Wave: dat.DID(v.wave), Start: v.start, End: v.end})
+			out = append(out, Voice{Play: v.play, End: v.end})
 		}
 	}
 	return out

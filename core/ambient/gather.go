@@ -54,6 +54,7 @@ func (e *Engine) ChangePosition(now float64, player world.Position, force bool) 
 func (e *Engine) Reset() {
 	e.total, e.cells = 0, 0
 	e.cellLog = e.cellLog[:0]
+	e.live = e.live[:0]
 	for i := range e.sounds {
 		e.sounds[i].resetCount(&e.stbs[e.sounds[i].stb])
 	}
@@ -76,6 +77,7 @@ func (e *Engine) initSounds(player world.Position) {
 	e.playerPos = player
 	e.total, e.cells = 0, 0
 	e.cellLog = e.cellLog[:0]
+	e.live = e.live[:0]
 	for i := range e.sounds {
 		e.sounds[i].resetCount(&e.stbs[e.sounds[i].stb])
 	}
@@ -160,7 +162,13 @@ func (e *Engine) addSound(k int, pos world.Position) {
 		Dist: off.Len()})
 	st := &e.stbs[k]
 	for i := range st.desc.AmbientSounds {
-		e.sounds[e.getSound(k, i)].addTo(w, off, dir)
+		n := e.getSound(k, i)
+		in := &e.sounds[n]
+		if in.reached != e.rebuilds {
+			in.reached = e.rebuilds
+			e.live = append(e.live, n)
+		}
+		in.addTo(w, off, dir)
 	}
 }
 

@@ -169,6 +169,21 @@ func TestResolveChain(t *testing.T) {
 	if c := ResolveChain(nil); c[0][0] != noSTB {
 		t.Error("nil region resolved an STB")
 	}
+	// Table: the STB's SoundTable id through the same hops; an STB whose
+	// table id is 0 (INVALID_DID) names none.
+	r.SoundInfo.STBDescs = append(r.SoundInfo.STBDescs, stb(0))
+	r.SceneInfo.SceneTypes = append(r.SceneInfo.SceneTypes, sceneType(2)) // scene 5: STB 2, table 0
+	r.TerrainInfo.TerrainTypes[2].SceneTypes = append(r.TerrainInfo.TerrainTypes[2].SceneTypes, 5)
+	tables := NewTables(r)
+	for _, tt := range []struct {
+		t, s int
+		id   uint32
+	}{{0, 0, 0x20000001}, {1, 0, 0x20000002}, {2, 4, 0x20000002}, {2, 5, 0}, {2, 2, 0}, {3, 0, 0}} {
+		id, ok := tables.Table(uint16(tt.s<<11 | tt.t<<2))
+		if id != tt.id || ok != (tt.id != 0) {
+			t.Errorf("Table(type %d, scene %d) = 0x%08X %v, want 0x%08X", tt.t, tt.s, id, ok, tt.id)
+		}
+	}
 }
 
 func TestRingOrderAndWorldEdge(t *testing.T) {

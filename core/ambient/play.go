@@ -158,6 +158,7 @@ func (e *Engine) playAmbient(now float64, in *instance, st *stbState, pos world.
 		e.emit(Event{T: now, Kind: KindSteal, Wave: stolen, Slot: slot})
 	}
 	ev.Kind, ev.Slot, ev.Gain, ev.DB, ev.Dir, ev.Dist = KindPlay, slot, gain, db, dir, float64(dist)
+	e.voices.slots[slot].play = ev
 	e.emit(ev)
 }
 

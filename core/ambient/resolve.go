@@ -51,11 +51,46 @@ func ResolveChain(r *dat.Region) (chain Chain) {
 	return chain
 }
 
+// Tables is the region's chain through to the SoundTable each terrain word
+// names: ResolveChain's STB index and that STB's table id. It depends on the
+// region alone and never changes once built: an engine holds one, and so
+// does a host's loader, which fetches the SoundTables a ring's terrain names
+// before the rebuild that reads them; either may read it from any goroutine.
+type Tables struct {
+	chain Chain
+	ids   []uint32 // per STB index: its SoundTable id (0: INVALID_DID)
+}
+
+// NewTables resolves r's chain (ResolveChain) and its STBs' table ids. A nil
+// region, or one without sound info, names nothing.
+func NewTables(r *dat.Region) *Tables {
+	t := &Tables{chain: ResolveChain(r)}
+	if r != nil && r.SoundInfo != nil {
+		for _, d := range r.SoundInfo.STBDescs {
+			t.ids = append(t.ids, uint32(d.STBID))
+		}
+	}
+	return t
+}
+
+// STB is the STB index a terrain word names, or NoSTB.
+func (t *Tables) STB(word uint16) int { return int(t.chain[(word>>2)&0x1F][word>>11]) }
+
+// Table is the SoundTable id a terrain word names, the lookup stbDesc makes
+// without loading anything: a host loads exactly these before a rebuild.
+func (t *Tables) Table(word uint16) (uint32, bool) {
+	k := t.STB(word)
+	if k == noSTB || k >= len(t.ids) || t.ids[k] == 0 {
+		return 0, false
+	}
+	return t.ids[k], true
+}
+
 // stbDesc is CRegionDesc::GetSTBDesc (0x004FEAB0) for one terrain word: the
 // STB index, or −1 when the chain is empty or its SoundTable is not (yet)
 // available, in which case retail adds nothing for the cell.
 func (e *Engine) stbDesc(word uint16) int {
-	k := int(e.chain[(word>>2)&0x1F][word>>11])
+	k := e.tables.STB(word)
 	if k == noSTB {
 		return noSTB
 	}
@@ -64,18 +99,6 @@ func (e *Engine) stbDesc(word uint16) int {
 		return noSTB
 	}
 	return k
-}
-
-// TableOf is the SoundTable id a terrain word names through the region's
-// chain, the same lookup stbDesc makes, without loading anything: the host
-// loads exactly these before a rebuild. It reads only what New fixed, so it
-// is safe to call from any goroutine.
-func (e *Engine) TableOf(word uint16) (uint32, bool) {
-	k := int(e.chain[(word>>2)&0x1F][word>>11])
-	if k == noSTB || e.stbs[k].desc.STBID == 0 {
-		return 0, false
-	}
-	return uint32(e.stbs[k].desc.STBID), true
 }
 
 // HeldTables calls fn with the id of every SoundTable the engine holds (loaded

@@ -18,6 +18,7 @@ type instance struct {
 	constant   bool
 	onQueue    bool
 	soundCount float32 // accumulated weight this rebuild
+	reached    uint64  // the last rebuild whose gather added to it (Engine.live)
 	waiting    uint32  // ConstantSound: the wave its last fire found loading (WaveLoader), 0 if none
 
 	playChance    float32 // IntermitSound: base_chance·share

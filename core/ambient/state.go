@@ -11,7 +11,12 @@ type State struct {
 	Outdoorish        bool           `json:"outdoorish"`
 	TotalSoundCount   float32        `json:"totalSoundCount"`
 	ContributingCells int            `json:"contributingCells"`
-	Sounds            []SoundState   `json:"sounds"` // in instance-creation order
+	// Sounds are the instances the last rebuild's gather reached, in the
+	// order it first reached them: what `gather` reports at this position,
+	// in its order (a fresh engine creates its instances in that order).
+	// Instances earlier rebuilds made, which retail keeps at count 0, are
+	// not listed (Engine.Instances counts them).
+	Sounds []SoundState `json:"sounds"`
 }
 
 // SoundState is one instance.
@@ -52,10 +57,10 @@ func (e *Engine) State() State {
 		Outdoorish:        e.outdoorish,
 		TotalSoundCount:   e.total,
 		ContributingCells: e.cells,
-		Sounds:            make([]SoundState, 0, len(e.sounds)),
+		Sounds:            make([]SoundState, 0, len(e.live)),
 	}
-	for i := range e.sounds {
-		in := &e.sounds[i]
+	for _, n := range e.live {
+		in := &e.sounds[n]
 		ss := SoundState{
 			STBIndex:   in.stb,
 			STBID:      e.stbs[in.stb].desc.STBID,

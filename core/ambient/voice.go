@@ -1,6 +1,9 @@
 package ambient
 
-import "acambient/core/dat"
+import (
+	"fmt"
+	"math"
+)
 
 // numVoices is SoundManager's pool: 16 playing_sounds_ slots used round-robin
 // from curr_playing_buffer_ (SoundManager::PlaySoundInternal 0x0054FEC0,
@@ -34,14 +37,31 @@ type voice struct {
 	priority   float32
 	start, end float64
 	used       bool
+	play       Event // the play that took the slot (what a page shows of it)
 }
 
-// Voice is a pool slot as State-like views report it.
+// Voice is a pool slot that is sounding: the play that started it (its
+// Slot is the voice's) and when it ends, start + the wave's duration, the
+// instant the pool counts the slot free again.
 type Voice struct {
-	Slot  int     `json:"slot"`
-	Wave  dat.DID `json:"wave"`
-	Start float64 `json:"start"`
-	End   float64 `json:"end"`
+	Play Event
+	End  float64
+}
+
+// MarshalJSON writes the play's keys (docs/interfaces.md §1.3), then "end" and
+// "slot".
+func (v Voice) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(v.End) || math.IsInf(v.End, 0) {
+		return nil, fmt.Errorf("ambient: voice %d: end %v is not a number JSON can hold", v.Play.Slot, v.End)
+	}
+	b, err := v.Play.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	b = append(b[:len(b)-1], `,"end":`...)
+	b = appendFloat(b, v.End)
+	b = appendInt(b, "slot", v.Play.Slot)
+	return append(b, '}'), nil
 }
 
 // take places a wave of dur seconds started at now with the given priority.

@@ -1,6 +1,9 @@
 package ambient
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 func TestVoicePoolDropsThe17thAtEqualPriority(t *testing.T) {
 	var p voicePool
@@ -78,5 +81,38 @@ func TestEngineDropsThe17thVoice(t *testing.T) {
 	// without — whichever the heap pops last.
 	if k := kinds(e.UseTime(61)); k[string(KindPlay)] != 16 || k["skip:voices"] != 1 {
 		t.Errorf("t=61: events %v, want 16 plays and 1 voices skip", k)
+	}
+}
+
+// Voices reports each sounding slot as the play that took it and its end,
+// start + the wave's duration (2 s in newLib), and nothing once it ended.
+// Its JSON is the play's keys, then end and slot, the end written exactly
+// however late in the run (34 h here; not 123459).
+func TestVoicesCarryTheirPlay(t *testing.T) {
+	r := testRegion(stb(0x20000001, constant(1, 5)))
+	lib := newLib(table(0x20000001, 0x0A000001))
+	e := New(r, newLand(flatBlock(10, 10, word(0))), lib, DefaultConfig())
+	const start = 123456.789
+	e.ChangePosition(start, at(10, 10, 96, 96, 0), false)
+	var play Event
+	for _, ev := range e.Events() {
+		if ev.Kind == KindPlay {
+			play = ev
+		}
+	}
+	vs := e.Voices(start + 1)
+	if len(vs) != 1 || vs[0].Play != play || vs[0].End != start+2 || play.Slot != 0 {
+		t.Fatalf("voices %+v; want the play %+v ending at %v", vs, play, start+2)
+	}
+	b, err := json.Marshal(vs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := json.Marshal(play)
+	if want := string(pb[:len(pb)-1]) + `,"end":123458.789,"slot":0}`; string(b) != want {
+		t.Errorf("JSON %s\nwant %s", b, want)
+	}
+	if vs := e.Voices(start + 2); len(vs) != 0 {
+		t.Errorf("at its end the voice is still listed: %+v", vs)
 	}
 }

@@ -1,7 +1,8 @@
 // Package mapview turns region and landblock records into what the page's
 // map draws: a colour per land cell from the region's terrain colours,
-// shaded by the terrain's slope, and a legend of the terrain types. It knows
-// nothing of audio or of the browser, so the map's numbers are tested
+// shaded by the terrain's slope (Tile, and Tiles, which fetches and keeps
+// them), a legend of the terrain types and the demo's landmarks (Info). It
+// knows nothing of audio or of the browser, so the map's numbers are tested
 // natively.
 package mapview
 

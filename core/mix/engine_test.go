@@ -113,7 +113,7 @@ func TestSeventeenthIsSilent(t *testing.T) {
 		[]dat.AmbientSoundDesc{{SType: 0x46, Volume: 1, MinRate: 0.1, MaxRate: 0.1}},
 		[]testWave{{id: 0x0A000001, rate: 48000, frames: 3 * 48000, value: 1024, stype: 0x46, probabilities: 1}})
 	plays, dropped := 0, 0
-	m := newMixer(t, testHost(t, portal, cell, 1), Options{OnEvents: func(_ float64, evs []ambient.Event) {
+	m, w := watch(t, testHost(t, portal, cell, 1), Options{OnEvents: func(_ float64, evs []ambient.Event) {
 		for _, ev := range evs {
 			switch {
 			case ev.Kind == ambient.KindPlay:
@@ -137,8 +137,8 @@ func TestSeventeenthIsSilent(t *testing.T) {
 	if peak != 16.0/32 {
 		t.Errorf("peak %v, want exactly %v (16 voices of 1/32)", peak, 16.0/32)
 	}
-	if m.cuts != 0 || m.late != 0 {
-		t.Errorf("%d plays on a sounding voice, %d voices sounding past the engine's end", m.cuts, m.late)
+	if w.cuts != 0 || w.late != 0 {
+		t.Errorf("%d plays on a sounding voice, %d voices sounding past the engine's end", w.cuts, w.late)
 	}
 }
 
@@ -172,7 +172,7 @@ func TestSlotsFollowTheEngine(t *testing.T) {
 	portal, cell := testWorld(t, sounds, waves)
 	for _, rate := range []int{48000, 44100} {
 		plays := 0
-		m := newMixer(t, testHost(t, portal, cell, 7), Options{Rate: rate, OnEvents: func(_ float64, evs []ambient.Event) {
+		m, w := watch(t, testHost(t, portal, cell, 7), Options{Rate: rate, OnEvents: func(_ float64, evs []ambient.Event) {
 			for _, ev := range evs {
 				if ev.Kind == ambient.KindPlay {
 					plays++
@@ -183,9 +183,9 @@ func TestSlotsFollowTheEngine(t *testing.T) {
 		if plays < 500 {
 			t.Fatalf("rate %d: only %d plays", rate, plays)
 		}
-		if m.cuts != 0 || m.late != 0 {
+		if w.cuts != 0 || w.late != 0 {
 			t.Errorf("rate %d: %d plays on a sounding voice, %d voices sounding past the engine's end (%d plays)",
-				rate, m.cuts, m.late, plays)
+				rate, w.cuts, w.late, plays)
 		}
 	}
 }

@@ -27,12 +27,12 @@ func newLimiter(rate int) limiter {
 	return limiter{g: 1, att: coef(limitAttack), rel: coef(limitRelease)}
 }
 
-// process limits interleaved stereo frames in place, scaling by master
-// first, and makes every sample finite.
-func (l *limiter) process(buf []float32, master float32) {
+// process limits interleaved stereo frames in place and makes every sample
+// finite.
+func (l *limiter) process(buf []float32) {
 	g, env := l.g, l.env
 	for i := 0; i+1 < len(buf); i += 2 {
-		a, b := buf[i]*master, buf[i+1]*master
+		a, b := buf[i], buf[i+1]
 		if p := max(abs32(a), abs32(b)); p > env {
 			env = p
 		} else {

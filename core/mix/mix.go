@@ -12,7 +12,14 @@
 // lasts floor(frames·Rate/waveRate) frames, which never outlasts the
 // engine's start+duration, so no voice the engine counts as free is still
 // sounding (runtime §5 "Corrections": a 17th concurrent sound is dropped
-// by the engine and never reaches the mixer).
+// by the engine and never reaches the mixer). The mixer keeps no record of
+// the voices but their samples: which slot plays what, and until when, is
+// the engine's (ambient.Engine.Voices), and a play names its slot.
+//
+// A sample goes one way: the engine's play event (from Host.Tick, on this
+// clock) → the voice in its slot (gain and pan by DirectSound's law, the
+// wave resampled to the output rate) → the sum of the sixteen → the
+// limiter → ReadFloat, or Read for oto (the page) or a WAV writer (render).
 package mix
 
 import (
@@ -72,8 +79,8 @@ const retainCheckSeconds = 1.0
 
 // Mixer is the audio clock and the voices. ReadFloat and Read must be
 // called from one goroutine at a time (the audio thread, or render's loop);
-// SetGain and FadeAll may be called from any goroutine at any time and
-// never wait on the audio thread.
+// FadeAll may be called from any goroutine at any time and never waits on
+// the audio thread.
 type Mixer struct {
 	host     Host
 	rate     int
@@ -86,14 +93,11 @@ type Mixer struct {
 	nextTick int64 // its frame
 	nextKeep int64 // frame of the next Retained sweep
 
-	voices [numVoices]voice
+	voices [numVoices]voice // by the engine's slot
 	tails  [numVoices]voice // voices cut early, fading out
 	cache  cache
 	lim    limiter
-	cuts   int // plays on a slot still sounding (tests)
-	late   int // voices still sounding when the engine freed their slot (tests)
 
-	gain     atomic.Uint32 // float32 bits of the master gain
 	fadeReq  atomic.Uint64 // FadeAll calls so far
 	fadeSeen uint64
 
@@ -133,7 +137,6 @@ func New(host Host, opt Options) (*Mixer, error) {
 		cache:    newCache(opt.CacheBytes),
 		lim:      newLimiter(opt.Rate),
 	}
-	m.gain.Store(math.Float32bits(1))
 	return m, nil
 }
 
@@ -143,22 +146,12 @@ func (m *Mixer) Rate() int { return m.rate }
 // Frames is how many frames have been mixed: the clock.
 func (m *Mixer) Frames() int64 { return m.n }
 
-// SetGain sets the master gain applied before the limiter (the page's
-// volume; retail has none, so 1, the default, is retail). Negative and NaN
-// values are 0; at most 4 (+12 dB).
-func (m *Mixer) SetGain(g float32) {
-	switch {
-	case !(g > 0):
-		g = 0
-	case g > 4:
-		g = 4
-	}
-	m.gain.Store(math.Float32bits(g))
-}
-
 // FadeAll fades every sounding voice out over a few milliseconds, from the
-// next block on (ambient sounds disabled, a teleport). The engine's slots
-// stay busy until their waves would have ended; the mixer's are silent.
+// next block on. It is for a listener who goes where there is nothing to
+// hear mid-sound: off the data (a landblock the source lacks, where the
+// listener is nowhere and its sound fades: docs/interfaces.md §4, the map
+// binding), or a teleport. The engine's slots stay busy until their waves
+// would have ended; the mixer's are silent.
 func (m *Mixer) FadeAll() { m.fadeReq.Add(1) }
 
 // ReadFloat mixes len(dst)/2 interleaved stereo frames into dst and returns
@@ -171,7 +164,6 @@ func (m *Mixer) ReadFloat(dst []float32) int {
 			m.cut(s)
 		}
 	}
-	master := math.Float32frombits(m.gain.Load())
 	for done := 0; done < frames; {
 		if m.n == m.nextTick {
 			m.runTick()
@@ -183,7 +175,7 @@ func (m *Mixer) ReadFloat(dst []float32) int {
 			m.voices[s].mix(buf)
 			m.tails[s].mix(buf)
 		}
-		m.lim.process(buf, master)
+		m.lim.process(buf)
 		done += chunk
 		m.n += int64(chunk)
 	}
@@ -225,16 +217,6 @@ func (m *Mixer) runTick() {
 	now := float64(m.k) * m.tick // from k, not summed: no drift, as trace
 	m.k++
 	m.nextTick = int64(math.Round(float64(m.k) * m.tick * float64(m.rate)))
-	// The engine frees a slot when now ≥ start+duration; a voice is always
-	// done by then (see the package comment), this only makes sure of it.
-	for s := range m.voices {
-		if v := &m.voices[s]; v.active && now >= v.end {
-			if v.pos < int64(v.c.frames) {
-				m.late++
-			}
-			v.active = false
-		}
-	}
 	evs := m.host.Tick(now)
 	for i := range evs {
 		if ev := &evs[i]; ev.Kind == ambient.KindPlay && ev.Slot >= 0 && ev.Slot < numVoices {
@@ -258,10 +240,7 @@ func (m *Mixer) start(ev *ambient.Event) {
 		return // nothing to hear (the engine skips a missing wave as noWave)
 	}
 	c := m.clip(ev.Wave, p)
-	if m.voices[ev.Slot].active {
-		m.cuts++ // a steal; the engine's ambient path never makes one
-	}
-	m.cut(ev.Slot)
+	m.cut(ev.Slot) // a steal; the engine's ambient path never makes one (its voices end first)
 	gl, gr := Gains(ev.DB, ev.Pan)
 	first := int64(math.Round(ev.T * float64(m.rate)))
 	m.voices[ev.Slot] = voice{
@@ -269,7 +248,6 @@ func (m *Mixer) start(ev *ambient.Event) {
 		pos:    m.n - first, // 0 for a play of this tick; < 0 waits
 		gl:     gl,
 		gr:     gr,
-		end:    ev.T + p.Duration(), // the engine's ambient voicePool end
 		active: true,
 	}
 }

@@ -6,7 +6,6 @@ type voice struct {
 	c      *clip
 	pos    int64 // next frame of the clip; negative: frames still to wait
 	gl, gr float32
-	end    float64 // start + duration, when the engine frees the slot
 	active bool
 
 	// A tail (a voice cut early) ramps fadeGain down by fadeStep a frame

@@ -15,12 +15,15 @@ import (
 
 // loader holds the records a host has fetched and fetches more. It is the
 // engine's Land and Library. Its methods are safe for concurrent use: the
-// page's loads run in the background while the frame loop reads.
+// page's loads run in the background while the frame loop reads. It never
+// calls the engine: the chain it reads the ring's tables through is its
+// own (ambient.Tables, a value of the region).
 type loader struct {
-	portal, cell datfetch.Source
-	region       *dat.Region
-	tableOf      func(word uint16) (uint32, bool) // the engine's chain (ambient.Engine.TableOf)
-	onError      func(error)
+	portal  datfetch.Source
+	cell    *datfetch.Landblocks // remembers the missing landblocks for the host's life
+	region  *dat.Region
+	chain   *ambient.Tables
+	onError func(error)
 
 	mu     sync.Mutex
 	blocks map[uint32]*dat.LandBlock // by landblock id; nil value = known missing
@@ -29,7 +32,6 @@ type loader struct {
 	waves  map[uint32]waveEntry      // by Wave id
 	gen    uint64                    // bumped whenever a record becomes known
 	stats  Stats
-	asked  int // Pending answers given to the engine (tests: a complete load gives none)
 }
 
 type tableEntry struct {
@@ -55,11 +57,12 @@ type Stats struct {
 // few enough not to flood a small server.
 const parallelFetches = 8
 
-func newLoader(portal, cell datfetch.Source, region *dat.Region) *loader {
+func newLoader(portal datfetch.Source, cell *datfetch.Landblocks, region *dat.Region) *loader {
 	return &loader{
 		portal: portal,
 		cell:   cell,
 		region: region,
+		chain:  ambient.NewTables(region),
 		blocks: map[uint32]*dat.LandBlock{},
 		cells:  map[uint32]*dat.EnvCell{},
 		tables: map[uint32]tableEntry{},
@@ -109,7 +112,7 @@ func needAt(pos world.Position, extra ...uint32) need {
 // already known (found or missing) are not fetched again; a failed fetch
 // leaves its record unknown, so the next load asks again.
 func (l *loader) load(ctx context.Context, n need) {
-	l.fetchAll(ctx, l.cell, unknown(l, n.blocks, l.blocks), l.storeBlock)
+	l.fetchAll(ctx, l.cell, l.unknownBlocks(n.blocks), l.storeBlock)
 	if n.cell != 0 {
 		l.fetchAll(ctx, l.cell, unknown(l, []uint32{n.cell}, l.cells), l.storeCell)
 	}
@@ -135,7 +138,7 @@ func (l *loader) load(ctx context.Context, n need) {
 // complete reports whether every record a rebuild for n reads is known, so
 // that the rebuild equals what retail computes with everything on disk.
 func (l *loader) complete(n need) bool {
-	if len(unknown(l, n.blocks, l.blocks)) > 0 {
+	if len(l.unknownBlocks(n.blocks)) > 0 {
 		return false
 	}
 	if n.cell != 0 && len(unknown(l, []uint32{n.cell}, l.cells)) > 0 {
@@ -160,7 +163,8 @@ func (l *loader) generation() uint64 {
 
 // evict drops what no rebuild near the player reads and the engine does not
 // hold: landblocks and cells outside keep, tables outside tables, and the
-// waves only those tables named. Retail keeps a table until
+// waves only those tables named. A missing landblock stays known as missing
+// (l.cell remembers it) and is not asked for again. Retail keeps a table until
 // ReleaseSoundTables drops it and reloads it from disk when it is needed
 // again; the record sources' own caches make such a reload cheap here.
 func (l *loader) evict(keep need, held map[uint32]bool) {
@@ -220,7 +224,7 @@ func (l *loader) resolveZ(ctx context.Context, sp *world.Spec) error {
 	}
 	z, err := world.TerrainZ(l.region, lb, sp.Pos.X, sp.Pos.Y)
 	if err != nil {
-		return err
+		return &world.POSError{Err: err}
 	}
 	sp.Pos.Z, sp.NeedsZ = z, false
 	return nil
@@ -228,27 +232,34 @@ func (l *loader) resolveZ(ctx context.Context, sp *world.Spec) error {
 
 // block fetches one landblock now (for a position's terrain height).
 func (l *loader) block(ctx context.Context, id uint32) (*dat.LandBlock, error) {
-	l.fetchAll(ctx, l.cell, unknown(l, []uint32{id}, l.blocks), l.storeBlock)
-	l.mu.Lock()
-	lb, known := l.blocks[id]
-	l.mu.Unlock()
-	switch {
-	case lb != nil:
-		return lb, nil
-	case known:
-		return nil, fmt.Errorf("landblock 0x%08X is missing", id)
-	default:
-		return nil, fmt.Errorf("landblock 0x%08X could not be fetched", id)
-	}
+	return fetchOne(l, ctx, id, dat.KindLandBlock, l.unknownBlocks([]uint32{id}), l.blocks, l.storeBlock)
 }
 
 // envCell fetches one EnvCell now (to check that a position exists).
-func (l *loader) envCell(ctx context.Context, id uint32) (*dat.EnvCell, bool) {
-	l.fetchAll(ctx, l.cell, unknown(l, []uint32{id}, l.cells), l.storeCell)
+func (l *loader) envCell(ctx context.Context, id uint32) (*dat.EnvCell, error) {
+	return fetchOne(l, ctx, id, dat.KindEnvCell, unknown(l, []uint32{id}, l.cells), l.cells, l.storeCell)
+}
+
+// fetchOne fetches record id now unless known (ask is empty) and returns
+// it from m. One the source lacks is a *MissingError; one that could not
+// be had is the fetch's or the decoder's error.
+func fetchOne[T any](l *loader, ctx context.Context, id uint32, kind dat.Kind, ask []uint32, m map[uint32]*T,
+	store func(id uint32, b []byte, err error) error) (*T, error) {
+	var failed error
+	l.fetchAll(ctx, l.cell, ask, func(id uint32, b []byte, err error) error {
+		failed = store(id, b, err)
+		return failed
+	})
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	c, known := l.cells[id]
-	return c, known
+	v := m[id]
+	l.mu.Unlock()
+	switch {
+	case v != nil:
+		return v, nil
+	case failed != nil:
+		return nil, failed
+	}
+	return nil, &MissingError{Kind: kind, ID: id}
 }
 
 func (l *loader) pcm(id uint32) *audio.PCM {
@@ -288,19 +299,10 @@ func (l *loader) SoundTable(id uint32) (*dat.SoundTable, ambient.Status) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	e, ok := l.tables[id]
-	if !ok || e.status == ambient.Pending {
-		l.asked++
-	}
 	if !ok {
 		return nil, ambient.Pending
 	}
 	return e.table, e.status
-}
-
-func (l *loader) pendingAnswers() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.asked
 }
 
 func (l *loader) Wave(id uint32) (float64, bool) {
@@ -314,6 +316,18 @@ func (l *loader) Wave(id uint32) (float64, bool) {
 }
 
 // ---- fetching ----
+
+// unknownBlocks returns the landblocks among ids neither held nor known to
+// be missing.
+func (l *loader) unknownBlocks(ids []uint32) []uint32 {
+	var out []uint32
+	for _, id := range unknown(l, ids, l.blocks) {
+		if l.cell.Presence(world.BlockX(id), world.BlockY(id)) != datfetch.Absent {
+			out = append(out, id)
+		}
+	}
+	return out
+}
 
 // unknown returns the ids not yet in known.
 func unknown[T any](l *loader, ids []uint32, known map[uint32]T) []uint32 {
@@ -329,7 +343,7 @@ func unknown[T any](l *loader, ids []uint32, known map[uint32]T) []uint32 {
 }
 
 // tablesOfLocked lists the SoundTables the terrain of the known landblocks
-// among blockIDs names, through the engine's own chain (CRegionDesc::
+// among blockIDs names, through the engine's chain (CRegionDesc::
 // GetSTBDesc loads a cell's table before AddSound's distance test, so every
 // table the ring names is read).
 func (l *loader) tablesOfLocked(blockIDs []uint32) []uint32 {
@@ -341,7 +355,7 @@ func (l *loader) tablesOfLocked(blockIDs []uint32) []uint32 {
 			continue
 		}
 		for _, w := range lb.Terrain {
-			if id, ok := l.tableOf(w); ok && !seen[id] {
+			if id, ok := l.chain.Table(w); ok && !seen[id] {
 				seen[id] = true
 				out = append(out, id)
 			}
@@ -398,7 +412,7 @@ func (l *loader) wavesKnownLocked(t *dat.SoundTable) bool {
 // each result to store, which decodes outside the loader's lock and takes
 // it only to record the result.
 func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32,
-	store func(id uint32, b []byte, err error)) {
+	store func(id uint32, b []byte, err error) error) {
 	if len(ids) == 0 {
 		return
 	}
@@ -426,14 +440,15 @@ func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32
 	wg.Wait()
 }
 
-// report passes a non-fatal problem on.
-func (l *loader) report(err error) {
+// report passes a non-fatal problem on, and returns it.
+func (l *loader) report(err error) error {
 	l.mu.Lock()
 	l.stats.Failed++
 	l.mu.Unlock()
 	if l.onError != nil {
 		l.onError(err)
 	}
+	return err
 }
 
 // set records a fetch result under the loader's lock.
@@ -450,84 +465,89 @@ func transient(err error) bool {
 	return err != nil && !errors.Is(err, datfetch.ErrNotFound)
 }
 
-func (l *loader) storeBlock(id uint32, b []byte, err error) {
+// The store functions record a fetch's result and return the problem they
+// reported, if any: a failed fetch (the record stays unknown) or a record
+// that did not decode (known, and treated as missing). Not found is no
+// problem: it is retail's answer for a record that is not there.
+
+func (l *loader) storeBlock(id uint32, b []byte, err error) error {
 	if err != nil {
 		if transient(err) {
-			l.report(fmt.Errorf("landblock 0x%08X: %w", id, err))
-			return
+			return l.report(recordErr(dat.KindLandBlock, id, err))
 		}
 		set(l, l.blocks, id, nil)
-		return
+		return nil
 	}
 	lb, err := dat.DecodeLandBlock(id, b)
 	if err != nil {
-		l.report(err)
+		err = l.report(recordErr(dat.KindLandBlock, id, err))
 	}
 	set(l, l.blocks, id, lb) // nil when malformed: skipped, as a missing one
+	return err
 }
 
-func (l *loader) storeCell(id uint32, b []byte, err error) {
+func (l *loader) storeCell(id uint32, b []byte, err error) error {
 	if err != nil {
 		if transient(err) {
-			l.report(fmt.Errorf("envcell 0x%08X: %w", id, err))
-			return
+			return l.report(recordErr(dat.KindEnvCell, id, err))
 		}
 		set(l, l.cells, id, nil)
-		return
+		return nil
 	}
 	c, err := dat.DecodeEnvCell(id, b)
 	if err != nil {
-		l.report(err)
+		err = l.report(recordErr(dat.KindEnvCell, id, err))
 	}
 	set(l, l.cells, id, c)
+	return err
 }
 
 // storeTable: a missing or malformed table is retail's stb_not_found
 // (DBObj::Get fails either way); a failed fetch stays Pending.
-func (l *loader) storeTable(id uint32, b []byte, err error) {
+func (l *loader) storeTable(id uint32, b []byte, err error) error {
 	if err != nil {
 		if transient(err) {
-			l.report(fmt.Errorf("soundtable 0x%08X: %w", id, err))
-			return
+			return l.report(recordErr(dat.KindSoundTable, id, err))
 		}
 		set(l, l.tables, id, tableEntry{status: ambient.NotFound})
-		return
+		return nil
 	}
 	t, err := dat.DecodeSoundTable(id, b)
 	if err != nil {
-		l.report(err)
 		set(l, l.tables, id, tableEntry{status: ambient.NotFound})
-		return
+		return l.report(recordErr(dat.KindSoundTable, id, err))
 	}
 	set(l, l.tables, id, tableEntry{table: t, status: ambient.Pending})
+	return nil
 }
 
 // storeWave decodes the wave now, as retail's SoundTableData::UnPack creates
 // every buffer when its table loads; one that fails plays as "noWave".
-func (l *loader) storeWave(id uint32, b []byte, err error) {
+func (l *loader) storeWave(id uint32, b []byte, err error) error {
 	if err != nil {
 		if transient(err) {
-			l.report(fmt.Errorf("wave 0x%08X: %w", id, err))
-			return
+			return l.report(recordErr(dat.KindWave, id, err))
 		}
 		set(l, l.waves, id, waveEntry{})
-		return
+		return nil
 	}
 	w, err := dat.DecodeWave(id, b)
-	if err == nil {
-		var p *audio.PCM
-		if p, err = audio.Decode(w); err == nil {
-			e := waveEntry{pcm: p, bytes: 4 * int64(len(p.Samples))}
-			l.mu.Lock()
-			if old, ok := l.waves[id]; ok {
-				l.stats.HeldBytes -= old.bytes
-			}
-			l.stats.HeldBytes += e.bytes
-			l.mu.Unlock()
-			set(l, l.waves, id, e)
-			return
-		}
+	if err != nil {
+		set(l, l.waves, id, waveEntry{})
+		return l.report(recordErr(dat.KindWave, id, err))
 	}
-	l.report(err)
-	set(l, l.waves, id, waveEntry{})
+	p, err := audio.Decode(w)
+	if err != nil {
+		set(l, l.waves, id, waveEntry{})
+		return l.report(&RecordError{Kind: dat.KindWave, ID: id, Err: err}) // audio's text names the wave
+	}
+	e := waveEntry{pcm: p, bytes: 4 * int64(len(p.Samples))}
+	l.mu.Lock()
+	if old, ok := l.waves[id]; ok {
+		l.stats.HeldBytes -= old.bytes
+	}
+	l.stats.HeldBytes += e.bytes
+	l.mu.Unlock()
+	set(l, l.waves, id, e)
+	return nil
 }

@@ -10,13 +10,13 @@ import (
 	"sort"
 
 	"acambient/core/ambient"
-	"acambient/core/audio"
 	"acambient/core/world"
 )
 
 // Walk is a host driven along a scripted path (contracts §1.1 `-path`):
 // before each tick it applies the steps due by then. It is what `trace` and
-// `render` tick, so both see the listener move at the same instants.
+// `render` tick, so both see the listener move at the same instants. Its
+// Host's other methods (PCM, Retained: the mixer's Host) are the walk's.
 type Walk struct {
 	*Host
 	steps []Step
@@ -39,17 +39,18 @@ type pathLine struct {
 }
 
 // NewWalk resolves a start position (player, camera: POS text, either may be
-// empty) and the path's JSON lines (r may be nil) against h. A player must be
-// given by the start or by a step at t = 0.
+// empty) and the path's JSON lines (r may be nil, name names it in errors)
+// against h. A player must be given by the start or by a step at t = 0: an
+// ErrNoPlayer otherwise. A start that does not resolve is a *StartError.
 func NewWalk(h *Host, player, camera string, r io.Reader, name string) (*Walk, error) {
 	w := &Walk{Host: h}
 	start := Step{}
 	var err error
 	if start.Player, _, err = h.resolveOpt(player); err != nil {
-		return nil, fmt.Errorf("-player: %w", err)
+		return nil, &StartError{Camera: false, Err: err}
 	}
 	if start.Camera, start.Heading, err = h.resolveOpt(camera); err != nil {
-		return nil, fmt.Errorf("-camera: %w", err)
+		return nil, &StartError{Camera: true, Err: err}
 	}
 	w.steps = append(w.steps, start)
 	if r != nil {
@@ -62,20 +63,30 @@ func NewWalk(h *Host, player, camera string, r io.Reader, name string) (*Walk, e
 	sort.SliceStable(w.steps, func(i, j int) bool { return w.steps[i].T < w.steps[j].T })
 	w.apply(0)
 	if w.Host.player == nil {
-		return nil, errors.New("want -player POS (or a -path line at t=0 with a player)")
+		return nil, ErrNoPlayer
 	}
 	return w, nil
 }
+
+// ErrNoPlayer: a walk neither starts with a player nor moves one at t = 0.
+var ErrNoPlayer = errors.New("no player: give a start position or a path line at t=0 with a player")
+
+// StartError is a walk's start position (the player's, or the camera's)
+// that does not resolve. Its text is the cause's; a command names its own
+// flag in front.
+type StartError struct {
+	Camera bool
+	Err    error
+}
+
+func (e *StartError) Error() string { return e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }
 
 // Tick applies the steps due by now, then ticks the host.
 func (w *Walk) Tick(now float64) []ambient.Event {
 	w.apply(now)
 	return w.Host.Tick(now)
 }
-
-// PCM and Retained are the host's (the mixer's Host interface).
-func (w *Walk) PCM(wave uint32) *audio.PCM { return w.Host.PCM(wave) }
-func (w *Walk) Retained(wave uint32) bool  { return w.Host.Retained(wave) }
 
 func (w *Walk) apply(now float64) {
 	for w.next < len(w.steps) && w.steps[w.next].T <= now {

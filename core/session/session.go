@@ -1,26 +1,35 @@
-// Package session is the host of architecture.md: the one frame loop that
-// `trace`, `render` and the page share. It moves the listener, loads from a
-// pair of record sources what a position needs (the region once, the 3×3
-// landblock ring, the EnvCell when indoors, every SoundTable the ring's
+// Package session is the host: the one frame loop that `trace`, `render`
+// and the page share (docs/architecture.md §2). It moves the listener, loads
+// from a pair of record sources what a position needs (the region once, the
+// 3×3 landblock ring, the EnvCell when indoors, every SoundTable the ring's
 // terrain names and every Wave those tables name, decoded, as retail decodes
 // a table's waves when the table loads), rebuilds the engine, and ticks it.
+//
+// A position travels one way. The page's ambient.js setPlayer hands a POS to
+// the wasm main, which calls Host.SetPlayerPOS: the POS is resolved against
+// the data (Resolve: the terrain's height for map coordinates, the EnvCell
+// an indoor cell names) and becomes the player (Move). The next Tick — the
+// mixer calls it on the audio clock (core/mix) — loads what the position
+// needs, calls the engine's ChangePosition (core/ambient), then UseTime, and
+// returns their events to the mixer, which voices the plays. Snapshot is
+// everything the page shows of the host, taken under one lock; Drain hands
+// the page the events and load problems since it last asked.
 //
 // The engine never waits for data. The host rebuilds on a cell change, and
 // again when a record arrives that the last rebuild lacked, so that what
 // plays equals what retail computes with every record on disk. A missing
-// record is retail's not-found; a malformed record or a failed fetch is
-// reported through OnError and treated as absent, and the failed fetch is
-// retried with backoff while the listener stays.
+// record is retail's not-found, and a missing landblock is asked for once
+// for the host's life (datfetch.Landblocks); a malformed record or a failed
+// fetch is reported (OnError, Drain) and treated as absent, and the failed
+// fetch is retried with backoff while the listener stays.
 package session
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
 
 	"acambient/core/ambient"
-	"acambient/core/audio"
 	"acambient/core/world"
 	"acambient/datfetch"
 )
@@ -41,6 +50,17 @@ type Options struct {
 	// does not decode, a failed fetch). Nil discards them. It may be called
 	// from a loading goroutine.
 	OnError func(error)
+	// EventLog keeps up to this many of the latest events, and the load
+	// problems, for Drain (the page's poll); the oldest go first and are
+	// counted. 0 keeps none: trace and render take each tick's events from
+	// Tick.
+	EventLog int
+	// Listing, if set, is asked once, in the background, at New: the ids of
+	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
+	// it answers, a landblock it does not name is never asked for. A failure
+	// (ErrNotFound: the source keeps no listing) is no problem: each missing
+	// landblock is then asked for once.
+	Listing func(context.Context) ([]uint32, error)
 }
 
 // PrefetchMetres is how near a block edge the player must be for the host
@@ -54,13 +74,14 @@ const (
 	retryMax   = 30.0
 )
 
-// Host drives one engine over one pair of record sources. Move, SetCamera,
-// SetVolume, SetEnabled, State, PCM and Retained may be called from any
-// goroutine; Tick from one goroutine at a time (the audio clock).
+// Host drives one engine over one pair of record sources. Every method but
+// Tick may be called from any goroutine; Tick from one at a time (the audio
+// clock).
 type Host struct {
 	ld  *loader
 	opt Options
 	ctx context.Context
+	log eventLog // what Drain hands the page; its own lock
 
 	mu         sync.Mutex // guards everything below and the engine
 	eng        *ambient.Engine
@@ -76,10 +97,9 @@ type Host struct {
 	rebuiltGen uint64  // the loader's generation at the last rebuild
 	retryAt    float64 // when to fetch what is lacking again
 	retryWait  float64
-	loading    bool // a background load is running
-	stale      bool // the listener moved while a load ran: load again when it ends
-	slots      [16]ambient.Event
-	events     []ambient.Event
+	loading    bool            // a background load is running
+	stale      bool            // the listener moved while a load ran: load again when it ends
+	events     []ambient.Event // this tick's, handed to the caller of Tick
 }
 
 // New loads the region and makes a host over it. A missing or malformed
@@ -90,15 +110,28 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{ld: newLoader(portal, cell, region), opt: opt, ctx: ctx, retryWait: retryFirst}
-	h.ld.onError = opt.OnError
+	land := datfetch.NewLandblocks(cell)
+	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
+		log: eventLog{max: opt.EventLog}}
+	h.ld.onError = h.report
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
-	h.ld.tableOf = h.eng.TableOf
-	for i := range h.slots {
-		h.slots[i].Slot = -1
+	if opt.Listing != nil {
+		go func() {
+			if ids, err := opt.Listing(ctx); err == nil {
+				land.SetListing(ids)
+			}
+		}()
 	}
 	return h, nil
+}
+
+// report passes a load problem to OnError and to the page's log.
+func (h *Host) report(err error) {
+	h.log.problem(err)
+	if h.opt.OnError != nil {
+		h.opt.OnError(err)
+	}
 }
 
 // Resolve parses a POS (contracts §1.1) and checks it against the data:
@@ -113,14 +146,37 @@ func (h *Host) Resolve(text string) (world.Spec, error) {
 		return sp, err
 	}
 	if id := sp.Pos.ObjCellID; !world.IsOutdoor(id) {
-		if c, known := h.ld.envCell(h.ctx, id); c == nil {
-			if known {
-				return sp, fmt.Errorf("envcell 0x%08X does not exist", id)
-			}
-			return sp, fmt.Errorf("envcell 0x%08X could not be fetched", id)
+		if _, err := h.ld.envCell(h.ctx, id); err != nil {
+			return sp, err
 		}
 	}
 	return sp, nil
+}
+
+// SetPlayerPOS resolves a POS (Resolve) and moves the player there; the
+// camera follows unless SetCamera was called. It may fetch a landblock (for
+// z) or an EnvCell, so it must not run on a JavaScript event loop.
+func (h *Host) SetPlayerPOS(text string) (world.Where, error) {
+	sp, err := h.Resolve(text)
+	if err != nil {
+		return world.Where{}, err
+	}
+	h.Move(sp.Pos)
+	return world.WhereOf(sp.Pos), nil
+}
+
+// SetCameraPOS resolves a POS for the camera; heading (compass degrees)
+// applies when the POS carries none.
+func (h *Host) SetCameraPOS(text string, heading float64) (world.Where, error) {
+	sp, err := h.Resolve(text)
+	if err != nil {
+		return world.Where{}, err
+	}
+	if sp.HasHeading {
+		heading = sp.Heading
+	}
+	h.SetCamera(sp.Pos, heading)
+	return world.WhereOf(sp.Pos), nil
 }
 
 // Move sets the player's position; it applies at the next Tick. A position
@@ -164,7 +220,8 @@ func (h *Host) SetEnabled(on bool) {
 // player's position into ChangePosition (which rebuilds on a cell change;
 // the host also rebuilds when records the last rebuild lacked have
 // arrived), then Ambient::UseTime. The first tick only rebuilds. The events
-// are valid until the next Tick.
+// are valid until the next Tick; with Options.EventLog they are also kept
+// for Drain.
 func (h *Host) Tick(now float64) []ambient.Event {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -198,12 +255,13 @@ func (h *Host) Tick(now float64) []ambient.Event {
 		gen := h.ld.generation()
 		if h.eng.ChangePosition(now, h.cur, force) {
 			h.afterRebuild(gen)
-			h.record(h.eng.Events())
+			h.events = append(h.events, h.eng.Events()...)
 		}
 	}
 	if !first {
-		h.record(h.eng.UseTime(now))
+		h.events = append(h.events, h.eng.UseTime(now)...)
 	}
+	h.log.events(h.events)
 	return h.events
 }
 
@@ -263,67 +321,6 @@ func (h *Host) afterRebuild(gen uint64) {
 	held := map[uint32]bool{}
 	h.eng.HeldTables(func(id uint32) { held[id] = true })
 	h.ld.evict(n, held)
-}
-
-// record keeps a tick's events and each voice slot's latest play.
-func (h *Host) record(evs []ambient.Event) {
-	for _, ev := range evs {
-		if ev.Kind == ambient.KindPlay && ev.Slot >= 0 && ev.Slot < len(h.slots) {
-			h.slots[ev.Slot] = ev
-		}
-	}
-	h.events = append(h.events, evs...)
-}
-
-// State is the data behind contracts §3 state(): the engine as of its last
-// rebuild, the voices sounding at the last tick and what is loading.
-type State struct {
-	ambient.State
-	Voices  []VoiceState `json:"voices"`
-	Loading Stats        `json:"loading"`
-}
-
-// VoiceState is a voice slot that is sounding: its play event and its end.
-type VoiceState struct {
-	ambient.Event
-	End float64 `json:"end"`
-}
-
-// State reports the host at its last tick.
-func (h *Host) State() State {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	st := State{State: h.eng.State(), Voices: []VoiceState{}, Loading: h.ld.snapshot()}
-	for _, v := range h.eng.Voices(h.now) {
-		if ev := h.slots[v.Slot]; ev.Slot == v.Slot {
-			st.Voices = append(st.Voices, VoiceState{Event: ev, End: v.End})
-		}
-	}
-	return st
-}
-
-// PCM is a decoded wave the host holds, or nil.
-func (h *Host) PCM(wave uint32) *audio.PCM { return h.ld.pcm(wave) }
-
-// Retained reports whether the host still holds the wave; once it does not,
-// a mixer may drop its resampled copy.
-func (h *Host) Retained(wave uint32) bool { return h.ld.retained(wave) }
-
-// Stats reports what the host has fetched and holds.
-func (h *Host) Stats() Stats { return h.ld.snapshot() }
-
-// Complete reports whether the last rebuild had every record it reads.
-func (h *Host) Complete() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.have && !h.lacking
-}
-
-// Idle reports whether no background load is running.
-func (h *Host) Idle() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return !h.loading
 }
 
 // nearEdges lists, for a player within PrefetchMetres of its block's edges,

@@ -118,17 +118,17 @@ func TestHostLoadsWhatARebuildReads(t *testing.T) {
 		t.Errorf("OnError got %q, want one error naming wave 0x0A000002", *errs)
 	}
 	// Region + 2 landblocks + 1 table + 2 waves fetched (missing ones are not records).
-	if st := h.Stats(); st.Records != 6 || st.Pending != 0 {
+	if st := h.Snapshot().Loading; st.Records != 6 || st.Pending != 0 {
 		t.Errorf("fetched %d records (%d pending), want 6 (0)", st.Records, st.Pending)
 	}
-	state := h.State()
+	state := h.Snapshot()
 	if len(state.Sounds) != 1 || state.Sounds[0].STBIndex != 0 || state.TotalSoundCount <= 0 {
 		t.Errorf("state after rebuild: %+v", state.State)
 	}
-	if len(state.Voices) != 1 || state.Voices[0].Wave != waveID || state.Voices[0].End != 1 {
+	if len(state.Voices) != 1 || state.Voices[0].Play.Wave != waveID || state.Voices[0].End != 1 {
 		t.Errorf("voices %+v, want the 1 s wave on one voice", state.Voices)
 	}
-	if !h.Complete() {
+	if !h.complete() {
 		t.Error("the rebuild had every record it reads, but Complete is false")
 	}
 }
@@ -141,7 +141,7 @@ func TestSeenOutsideCellIsFetched(t *testing.T) {
 	if c := h.ld.EnvCell(0x80800100); c == nil || !c.SeenOutside() {
 		t.Fatalf("EnvCell not loaded: %+v", c)
 	}
-	if st := h.State(); !st.Outdoorish || len(st.Sounds) == 0 {
+	if st := h.Snapshot(); !st.Outdoorish || len(st.Sounds) == 0 {
 		t.Errorf("a seen_outside cell should hear the outdoor set: %+v", st.State)
 	}
 }
@@ -197,8 +197,8 @@ func TestNetworkBlipStillPlays(t *testing.T) {
 	if evs := h.Tick(0); len(evs) != 1 || evs[0].Instances != 0 {
 		t.Fatalf("first rebuild: %+v, want a rebuild with no instances (every wave failed)", evs)
 	}
-	if len(*errs) == 0 || h.Complete() {
-		t.Fatalf("errors %d, complete %v: the blip should be reported and the rebuild incomplete", len(*errs), h.Complete())
+	if len(*errs) == 0 || h.complete() {
+		t.Fatalf("errors %d, complete %v: the blip should be reported and the rebuild incomplete", len(*errs), h.complete())
 	}
 	// A second Move at the same cell, as the page sends on every mouse move.
 	h.Move(forest)
@@ -222,8 +222,8 @@ func TestNetworkBlipStillPlays(t *testing.T) {
 	if rebuildAt < 0 || rebuildAt > 1.1 {
 		t.Errorf("the host rebuilt at t=%v, want within about a second of the blip", rebuildAt)
 	}
-	if plays < 10 || !h.Complete() {
-		t.Errorf("60 s after the blip: %d plays, complete %v; want the forest playing", plays, h.Complete())
+	if plays < 10 || !h.complete() {
+		t.Errorf("60 s after the blip: %d plays, complete %v; want the forest playing", plays, h.complete())
 	}
 }
 
@@ -272,11 +272,11 @@ func TestBackgroundLoadRebuildsOnArrival(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Move(landmark(t, "river"))
-	if evs := h.Tick(0); len(evs) != 1 || evs[0].Instances != 0 || h.Idle() {
-		t.Fatalf("first tick %+v idle=%v, want an empty rebuild while the ring loads", evs, h.Idle())
+	if evs := h.Tick(0); len(evs) != 1 || evs[0].Instances != 0 || h.idle() {
+		t.Fatalf("first tick %+v idle=%v, want an empty rebuild while the ring loads", evs, h.idle())
 	}
 	close(gate)
-	for deadline := time.Now().Add(10 * time.Second); !h.Idle(); {
+	for deadline := time.Now().Add(10 * time.Second); !h.idle(); {
 		if time.Now().After(deadline) {
 			t.Fatal("the background load did not finish")
 		}
@@ -286,7 +286,7 @@ func TestBackgroundLoadRebuildsOnArrival(t *testing.T) {
 	if len(evs) == 0 || evs[0].Kind != ambient.KindRebuild || evs[0].Instances == 0 {
 		t.Fatalf("tick after arrival: %+v, want a rebuild with the river's instances", evs)
 	}
-	if !h.Complete() {
+	if !h.complete() {
 		t.Error("after arrival the rebuild is still incomplete")
 	}
 }
@@ -298,12 +298,29 @@ func TestLandmarksHaveNoPendingLookups(t *testing.T) {
 	w := demoWorld(t)
 	for _, lm := range demo.Landmarks {
 		h, _ := newHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), true)
+		lib := &pendingCounter{loader: h.ld}
+		h.eng = ambient.New(h.ld.region, h.ld, lib, ambient.DefaultConfig())
 		h.Move(world.Position{ObjCellID: lm.ObjCellID, X: lm.X, Y: lm.Y, Z: lm.Z})
 		h.Tick(0)
-		if n := h.ld.pendingAnswers(); n != 0 || !h.Complete() {
-			t.Errorf("%s: %d Pending answers to the engine, complete %v", lm.Name, n, h.Complete())
+		if lib.pending != 0 || !h.complete() {
+			t.Errorf("%s: %d Pending answers to the engine, complete %v", lm.Name, lib.pending, h.complete())
 		}
 	}
+}
+
+// pendingCounter is the loader as the engine's Library, counting the
+// SoundTable answers that were Pending.
+type pendingCounter struct {
+	*loader
+	pending int
+}
+
+func (p *pendingCounter) SoundTable(id uint32) (*dat.SoundTable, ambient.Status) {
+	t, st := p.loader.SoundTable(id)
+	if st == ambient.Pending {
+		p.pending++
+	}
+	return t, st
 }
 
 // TestSweepKeepsMemoryBounded walks the player over every demo landblock:
@@ -396,8 +413,8 @@ func TestFailedTableIsRetriedAndMissingOneIsNot(t *testing.T) {
 	h, _ := newHost(t, fp, cell, true)
 	h.Move(world.Position{ObjCellID: 0x80800024, X: 100, Y: 100, Z: 10})
 	h.Tick(0)
-	if _, st := h.ld.SoundTable(tableID); st != ambient.Pending || h.Complete() {
-		t.Fatalf("after a network failure the table is %v (complete %v), want Pending", st, h.Complete())
+	if _, st := h.ld.SoundTable(tableID); st != ambient.Pending || h.complete() {
+		t.Fatalf("after a network failure the table is %v (complete %v), want Pending", st, h.complete())
 	}
 	fp.mu.Lock()
 	fp.fail[tableID] = false
@@ -405,8 +422,8 @@ func TestFailedTableIsRetriedAndMissingOneIsNot(t *testing.T) {
 	for k := 1; k <= 90; k++ { // 3 s of ticks
 		h.Tick(float64(k) / 30)
 	}
-	if _, st := h.ld.SoundTable(tableID); st != ambient.Loaded || !h.Complete() {
-		t.Fatalf("after recovery the table is %v (complete %v), want Loaded", st, h.Complete())
+	if _, st := h.ld.SoundTable(tableID); st != ambient.Loaded || !h.complete() {
+		t.Fatalf("after recovery the table is %v (complete %v), want Loaded", st, h.complete())
 	}
 	if got := fp.hits[lostTab]; got != 1 {
 		t.Errorf("a 404 table was fetched %d times, want 1 (not retried)", got)

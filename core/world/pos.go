@@ -28,8 +28,24 @@ type Spec struct {
 //
 // Any form may end in "/H", a compass heading in degrees (for a camera).
 // The objcell form is taken as given, as retail trusts a position's cell:
-// only the numbers are checked.
+// only the numbers are checked. A POS that does not parse, or that lies off
+// the map, is a *POSError.
 func ParsePOS(s string) (Spec, error) {
+	sp, err := parsePOS(s)
+	if err != nil {
+		return Spec{}, &POSError{Err: err}
+	}
+	return sp, nil
+}
+
+// POSError is a POS that does not parse or lies off the map. Its text is
+// the cause's, which names the POS.
+type POSError struct{ Err error }
+
+func (e *POSError) Error() string { return e.Err.Error() }
+func (e *POSError) Unwrap() error { return e.Err }
+
+func parsePOS(s string) (Spec, error) {
 	in := strings.TrimSpace(s)
 	if in == "" {
 		return Spec{}, fmt.Errorf("position: empty")

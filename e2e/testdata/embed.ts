@@ -1,7 +1,7 @@
 // A map viewer's code in TypeScript: typechecked by TestLeafletTypes
 // (tsc --noEmit, strict) against www/*.d.ts and @types/leaflet.
 import * as L from "leaflet";
-import { AmbientAudio, bindLeaflet, cellAt, hexId, type BindOptions, type CellAt } from "../../www/ambient";
+import { AmbientAudio, bindLeaflet, cellAt, hexId, type AmbientError, type BindOptions, type CellAt } from "../../www/ambient";
 
 export async function embed(el: HTMLElement, server: string): Promise<() => void> {
   const map: L.Map = L.map(el, { crs: L.CRS.Simple, minZoom: -7 }).setView([34656, 32544], -1);
@@ -17,6 +17,24 @@ export async function embed(el: HTMLElement, server: string): Promise<() => void
   const unbind: () => void = bindLeaflet(map, amb, opts);
   el.addEventListener("click", () => void amb.start(), { once: true });
   const here: CellAt | null = cellAt(32520, 34704);
-  if (here) console.log(here.bx, here.cy);
+  if (here) console.log(here.bx, here.cy, amb.landblock(here.bx, here.by));
+  amb.on("error", (e: AmbientError) => console.warn(explain(e)));
   return unbind;
+}
+
+// A page tells problems apart by code, never by message.
+export function explain(e: AmbientError): string {
+  switch (e.code) {
+    case "missing-landblock":
+      return `no land at ${e.landblock ?? "?"}`;
+    case "not-found":
+    case "bad-record":
+      return `record ${e.id ?? "?"}: ${e.message}`;
+    case "network":
+    case "cors":
+    case "wrong-api":
+      return "the source: " + e.code;
+    default:
+      return e.message;
+  }
 }

@@ -1,6 +1,9 @@
-package datfetch
-
-// A synthetic retail-like cell dat for benchmarks and load tests.
+// Package scatterdat writes the synthetic retail-like cell dat that the
+// benchmarks and load tests read (datfetch's benchmarks, bench/load): a
+// fixture generator, kept out of the packages the page's wasm imports. It
+// writes the container format itself (docs/dat-format.md §1.1–§1.3),
+// independently of datfetch's writer, and datfetch's tests read it back.
+package scatterdat
 
 import (
 	"bufio"
@@ -11,15 +14,56 @@ import (
 	"slices"
 )
 
-// ScatteredRecord returns record id of a WriteScatteredCell dat: the DID,
-// then words of a sequence seeded by the id.
-func ScatteredRecord(id uint32) []byte {
-	b := make([]byte, scatteredSize(id))
-	scatteredRecord(id, b)
+// The container's layout (spec §1.1–1.3), as retail's cell dats have it.
+const (
+	bs, payload = 256, 252 // a cell dat's block, and what it holds past its link
+	firstBlock  = 1024     // CreateDataFile 0x006747E0: blocks start after the header
+	maxFileSize = 1<<31 - 1
+
+	nodeSize      = 1716 // BTNode: 62 branches, num_entries, 61 entries
+	maxEntries    = 61
+	entrySize     = 24
+	entriesOffset = 252 // 62·4 + 4
+	countOffset   = 248
+	packVersion   = 2 // entry flags bits 16–31 of an ordinary record
+)
+
+// header is the 1024 bytes in front of the blocks, as retail's
+// CreateDataFile and ClearTransaction leave them: the version string, the
+// cleared journal's magic, and DiskFileInfo at 0x140 for a cell dat of
+// fileSize bytes with its root node at root and no free blocks.
+func header(fileSize, root uint32) []byte {
+	b := make([]byte, firstBlock)
+	copy(b, "\nFile Header Structure Default Constructor v1.3\n")
+	b[255] = 0x1A
+	binary.LittleEndian.PutUint32(b[0x104:], 19536) // DiskTransactInfo::m_nMagicNumber
+	p := b[0x140:]
+	for _, f := range [...]struct{ off, v uint32 }{
+		{0x00, 0x5442},   // magic "BT"
+		{0x04, bs},       // block size
+		{0x08, fileSize}, // file size
+		{0x0C, 2},        // data set: cell
+		{0x10, 1},        // data subset: client_cell_1
+		{0x14, fileSize}, // first free: none, the next block goes at the end
+		{0x18, fileSize}, // final free
+		{0x20, root},     // B-tree root
+		{0x34, 22},       // engine pack version (EoR's cell dat)
+		{0x4C, 6657},     // id stamp (EoR)
+	} {
+		binary.LittleEndian.PutUint32(p[f.off:], f.v)
+	}
 	return b
 }
 
-func scatteredRecord(id uint32, b []byte) {
+// Record returns record id of a Write dat: the DID, then words of a
+// sequence seeded by the id.
+func Record(id uint32) []byte {
+	b := make([]byte, recordSize(id))
+	fillRecord(id, b)
+	return b
+}
+
+func fillRecord(id uint32, b []byte) {
 	binary.LittleEndian.PutUint32(b, id)
 	x := id | 1
 	for j := 4; j+4 <= len(b); j += 4 {
@@ -33,8 +77,8 @@ func scatteredRecord(id uint32, b []byte) {
 	}
 }
 
-// scatteredSize is id's record size: 252 for a landblock, else 200..1600.
-func scatteredSize(id uint32) uint32 {
+// recordSize is id's record size: 252 for a landblock, else 200..1600.
+func recordSize(id uint32) uint32 {
 	if id&0xFFFF == 0xFFFF {
 		return 252
 	}
@@ -52,7 +96,7 @@ type sNode struct {
 // scatteredTree builds a B-tree bottom-up over n sorted entries with nodes
 // of random fill 30..61 (the last of a level takes what is left, ≤ 61); the
 // root is the level of one node.
-func scatteredTree(n int, rnd *rand.Rand) (nodes []sNode, root int32) {
+func buildTree(n int, rnd *rand.Rand) (nodes []sNode, root int32) {
 	fill := func() int { return 30 + rnd.IntN(32) }
 	// Level 0: leaves, each followed by one separator entry going up.
 	var kids, seps []int32
@@ -109,7 +153,7 @@ type sPiece struct {
 	at       uint32 // file offset, once placed
 }
 
-// WriteScatteredCell writes a synthetic cell dat of n entries at path and
+// Write writes a synthetic cell dat of n entries at path and
 // returns its ids, ascending. It stands in for a retail client_cell_1.dat
 // in benchmarks and load tests (issue 12 measured one of 800,000 entries):
 // ids are landblocks 0xXXYYFFFF of 252 bytes, each followed by twelve
@@ -118,11 +162,10 @@ type sPiece struct {
 // 17.6k nodes in 4 levels, 780 MiB); nodes and records lie in shuffled order
 // over the file, and one multi-block record in eight is split into two
 // chain pieces far apart, as patching leaves them. The output depends only
-// on n. Record bytes are derived from the id (ScatteredRecord), so nothing
-// is held in memory while it is written.
-func WriteScatteredCell(path string, n int) ([]uint32, error) {
+// on n. Record bytes are derived from the id (Record), so nothing is held
+// in memory while it is written.
+func Write(path string, n int) ([]uint32, error) {
 	const cellsPer = 12
-	const bs, payload = 256, 252
 	rnd := rand.New(rand.NewPCG(12, 800_000))
 	ids := make([]uint32, n)
 	for i := range n {
@@ -133,7 +176,7 @@ func WriteScatteredCell(path string, n int) ([]uint32, error) {
 		}
 	}
 	slices.Sort(ids)
-	nodes, root := scatteredTree(n, rnd)
+	nodes, root := buildTree(n, rnd)
 
 	blocksFor := func(size uint32) uint32 { return (size + payload - 1) / payload }
 	var pieces []sPiece
@@ -141,7 +184,7 @@ func WriteScatteredCell(path string, n int) ([]uint32, error) {
 		pieces = append(pieces, sPiece{obj: -int32(i) - 1, n: blocksFor(nodeSize)})
 	}
 	for i, id := range ids {
-		nb := blocksFor(scatteredSize(id))
+		nb := blocksFor(recordSize(id))
 		if nb > 1 && rnd.IntN(8) == 0 {
 			cut := 1 + uint32(rnd.IntN(int(nb-1)))
 			pieces = append(pieces, sPiece{obj: int32(i), n: cut}, sPiece{obj: int32(i), first: cut, n: nb - cut})
@@ -189,9 +232,9 @@ func WriteScatteredCell(path string, n int) ([]uint32, error) {
 		return nil, err
 	}
 	defer f.Close()
-	cw := chainWriter{w: bufio.NewWriterSize(f, 1<<20), l: layout{bs: bs, payload: payload, subset: 1, engVnum: cellEngVnum}}
-	cw.header(Header{Magic: datMagic, BlockSize: bs, FileSize: uint32(end), DataSet: Cell, DataSubset: 1,
-		FirstFree: uint32(end), FinalFree: uint32(end), BTreeRoot: nodeAt[root], EngPackVnum: cellEngVnum, IDStampUint: idStampUint})
+	bw := bufio.NewWriterSize(f, 1<<20)
+	bw.Write(header(uint32(end), nodeAt[root]))
+	var zeros [payload]byte
 	obj := make([]byte, 0, 2048)
 	var link [4]byte
 	for i, p := range pieces {
@@ -209,13 +252,13 @@ func WriteScatteredCell(path string, n int) ([]uint32, error) {
 				binary.LittleEndian.PutUint32(e, packVersion<<16)
 				binary.LittleEndian.PutUint32(e[4:], ids[k])
 				binary.LittleEndian.PutUint32(e[8:], recAt[k])
-				binary.LittleEndian.PutUint32(e[12:], scatteredSize(ids[k]))
+				binary.LittleEndian.PutUint32(e[12:], recordSize(ids[k]))
 				binary.LittleEndian.PutUint32(e[16:], 1357000000+uint32(k%7)*86400) // a few build dates
 				binary.LittleEndian.PutUint32(e[20:], 1)
 			}
 		} else {
-			obj = obj[:scatteredSize(ids[p.obj])]
-			scatteredRecord(ids[p.obj], obj)
+			obj = obj[:recordSize(ids[p.obj])]
+			fillRecord(ids[p.obj], obj)
 		}
 		total := blocksFor(uint32(len(obj)))
 		for blk := p.first; blk < p.first+p.n; blk++ {
@@ -227,17 +270,14 @@ func WriteScatteredCell(path string, n int) ([]uint32, error) {
 				l = next[i]
 			}
 			binary.LittleEndian.PutUint32(link[:], l)
-			cw.write(link[:])
+			bw.Write(link[:])
 			lo := min(blk*payload, uint32(len(obj)))
 			hi := min(lo+payload, uint32(len(obj)))
-			cw.write(obj[lo:hi])
-			cw.write(cw.zeros[:payload-(hi-lo)])
+			bw.Write(obj[lo:hi])
+			bw.Write(zeros[:payload-(hi-lo)])
 		}
 	}
-	if cw.err != nil {
-		return nil, cw.err
-	}
-	if err := cw.w.Flush(); err != nil {
+	if err := bw.Flush(); err != nil { // the first write error, kept by bufio
 		return nil, err
 	}
 	// Written back now, so the benchmarks read clean cached pages instead

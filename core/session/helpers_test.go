@@ -1,0 +1,15 @@
+package session
+
+// complete reports whether the last rebuild had every record it reads.
+func (h *Host) complete() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.have && !h.lacking
+}
+
+// idle reports whether no background load is running.
+func (h *Host) idle() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !h.loading
+}

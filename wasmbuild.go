@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"acambient/server"
+)
+
+// ensureWasm builds the page's wasm when stale. A failed build is logged
+// loudly but does not stop the server: the records are still worth serving.
+func ensureWasm(ctx context.Context, www string, logger *log.Logger) {
+	module := moduleDir()
+	if module == "" {
+		logger.Printf("wasm: not building: the module's source folder is not found")
+		return
+	}
+	b := server.WasmBuild{Module: module, WWW: www}
+	if err := b.Ensure(ctx, logger.Printf); err != nil {
+		logger.Printf("wasm: BUILD FAILED, serving the files www already holds: %v", err)
+		return
+	}
+	go func() {
+		if err := b.Precompress(logger.Printf); err != nil {
+			logger.Printf("wasm: brotli: %v (clients get gzip)", err)
+		}
+	}()
+}
+
+// moduleDir is the folder holding this module's go.mod: where this file was
+// compiled from (`go run .` keeps the path), else the working folder. "" when
+// neither holds go.mod (an installed binary run elsewhere).
+func moduleDir() string {
+	var dirs []string
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		dirs = append(dirs, filepath.Dir(file))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+	}
+	return ""
+}
