@@ -21,6 +21,7 @@ import (
 	"errors"
 	"os"
 	"syscall/js"
+	"time"
 
 	"github.com/norunners/vert"
 
@@ -182,7 +183,11 @@ func (a *api) open(args []js.Value) (any, error) {
 	// first, and keeps crypto out of the wasm.
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
-	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog}
+	// Progressive: sound starts once the ring's tables are known, each wave
+	// when it arrives (docs/divergences.md); a long decode sleeps now and
+	// then so that the audio callbacks run meanwhile.
+	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, Progressive: true,
+		Yield: func() { time.Sleep(time.Millisecond) }}
 	if arg(args, 2).Truthy() {
 		hopt.Listing = cell.Landblocks
 	}

@@ -97,7 +97,8 @@ export interface SkipEvent {
   event: "skip";
   stbIndex: number;
   soundIndex: number;
-  reason: "chance" | "probability" | "cull" | "noWave" | "noTable" | "voices";
+  /** "loading": the wave is still on its way (the page's progressive start, docs/divergences.md). */
+  reason: "chance" | "probability" | "cull" | "noWave" | "noTable" | "voices" | "loading";
 }
 
 export interface RebuildEvent {
@@ -134,6 +135,8 @@ export interface Loading {
   pending: number;
   /** Decoded wave samples held. */
   heldBytes: number;
+  /** Fires skipped because their wave was still on its way ("loading" skips). */
+  loadingSkips: number;
 }
 
 export interface State {

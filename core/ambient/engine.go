@@ -29,7 +29,8 @@ const (
 	// asked for again on the next one (the host rebuilds when it arrives).
 	Pending Status = iota
 	// Loaded: the table is usable and its waves are decoded, as retail
-	// decodes every wave of a table when the table loads.
+	// decodes every wave of a table when the table loads (a WaveLoader
+	// library, the page's, hands it out before its waves: loading.go).
 	Loaded
 	// NotFound: retail's stb_not_found. Cached for the engine's life and
 	// never asked for again, as retail never resets the flag.

@@ -17,7 +17,9 @@
 //
 // The engine never waits for data. The host rebuilds on a cell change, and
 // again when a record arrives that the last rebuild lacked, so that what
-// plays equals what retail computes with every record on disk. A missing
+// plays equals what retail computes with every record on disk. The page's
+// host is Progressive: its rebuilds wait for the tables, not their waves,
+// which follow in the order they will be heard (docs/divergences.md). A missing
 // record is retail's not-found, and a missing landblock is asked for once
 // for the host's life (datfetch.Landblocks); a malformed record or a failed
 // fetch is reported (OnError, Drain) and treated as absent, and the failed
@@ -27,6 +29,7 @@ package session
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 
 	"acambient/core/ambient"
@@ -46,6 +49,18 @@ type Options struct {
 	// a block edge (within PrefetchMetres), so that walking on never waits on
 	// the network. Background mode only.
 	Prefetch bool
+	// Progressive is the page's start (docs/divergences.md): a rebuild
+	// waits for the ring's landblocks and SoundTables only, and the waves
+	// are fetched after, in the order the engine will want them
+	// (ambient.Engine.HearingOrder); a fire whose wave is still on its way
+	// is a "loading" skip, and a ConstantSound skipped so starts when its
+	// wave arrives. Background mode only: Sync keeps retail's rule, a table
+	// counts once its waves are decoded.
+	Progressive bool
+	// Yield, if set, is called between pieces of a long wave decode in the
+	// background (the page: a short sleep, so that the browser's audio
+	// callbacks run meanwhile).
+	Yield func()
 	// OnError receives every non-fatal problem (a corrupt record, a wave that
 	// does not decode, a failed fetch). Nil discards them. It may be called
 	// from a loading goroutine.
@@ -100,6 +115,10 @@ type Host struct {
 	loading    bool            // a background load is running
 	stale      bool            // the listener moved while a load ran: load again when it ends
 	events     []ambient.Event // this tick's, handed to the caller of Tick
+	order      []uint32        // the waves in the order the last rebuild wants them (Progressive)
+	wavesDue   bool            // a load ended: ask for the waves at the next tick (Progressive)
+	wavesSeen  uint64          // the loader's wave generation when lacking was last worked out
+	skips      int             // fires skipped as loading
 }
 
 // New loads the region and makes a host over it. A missing or malformed
@@ -113,7 +132,12 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	land := datfetch.NewLandblocks(cell)
 	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
 		log: eventLog{max: opt.EventLog}}
+	h.opt.Progressive = opt.Progressive && !opt.Sync
 	h.ld.onError = h.report
+	h.ld.progressive = h.opt.Progressive
+	if !opt.Sync {
+		h.ld.yield = opt.Yield
+	}
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
 	if opt.Listing != nil {
@@ -243,6 +267,14 @@ func (h *Host) Tick(now float64) []ambient.Event {
 		h.eng.SetCamera(h.cur, 0)
 	}
 
+	if h.lacking && h.opt.Progressive {
+		// Waves change no rebuild; once the last one the ring lacked is
+		// there, nothing is lacking.
+		if g := h.ld.waveGeneration(); g != h.wavesSeen {
+			h.wavesSeen = g
+			h.lacking = !h.ld.complete(needAt(h.cur))
+		}
+	}
 	again := h.stale && !h.loading
 	retry := h.lacking && now >= h.retryAt
 	if moved || again || retry {
@@ -258,8 +290,17 @@ func (h *Host) Tick(now float64) []ambient.Event {
 			h.events = append(h.events, h.eng.Events()...)
 		}
 	}
+	if h.wavesDue {
+		h.wavesDue = false
+		h.wantWaves()
+	}
 	if !first {
 		h.events = append(h.events, h.eng.UseTime(now)...)
+	}
+	for _, ev := range h.events {
+		if ev.Kind == ambient.KindSkip && ev.Reason == ambient.ReasonLoading {
+			h.skips++
+		}
 	}
 	h.log.events(h.events)
 	return h.events
@@ -292,6 +333,9 @@ func (h *Host) fetch(now float64, isRetry bool) {
 		h.ld.load(h.ctx, n)
 		h.mu.Lock()
 		h.loading = false
+		// Progressive: the waves of what came are asked for at the next
+		// tick, after the rebuild it may bring, in that rebuild's order.
+		h.wavesDue = h.opt.Progressive
 		h.mu.Unlock()
 	}()
 }
@@ -311,6 +355,11 @@ func (h *Host) needs() need {
 func (h *Host) afterRebuild(gen uint64) {
 	h.rebuiltGen = gen
 	n := h.needs()
+	if h.opt.Progressive {
+		h.order = h.eng.HearingOrder()
+		h.wantWaves()
+	}
+	h.wavesSeen = h.ld.waveGeneration()
 	h.lacking = !h.ld.complete(needAt(h.cur))
 	if h.lacking && h.retryAt <= h.now {
 		h.retryAt = h.now + h.retryWait
@@ -321,6 +370,12 @@ func (h *Host) afterRebuild(gen uint64) {
 	held := map[uint32]bool{}
 	h.eng.HeldTables(func(id uint32) { held[id] = true })
 	h.ld.evict(n, held)
+}
+
+// wantWaves asks for the waves the engine wants, in its order, then the
+// rest of what the current and prefetched rings name (Progressive).
+func (h *Host) wantWaves() {
+	h.ld.wantWaves(h.ctx, append(slices.Clip(h.order), h.ld.neededWaves(h.needs().blocks)...))
 }
 
 // nearEdges lists, for a player within PrefetchMetres of its block's edges,

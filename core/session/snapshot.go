@@ -45,11 +45,13 @@ func (h *Host) Snapshot() Snapshot {
 	if cells == nil {
 		cells = []ambient.CellWeight{}
 	}
+	loading := h.ld.snapshot()
+	loading.LoadingSkips = h.skips
 	return Snapshot{
 		State:         st,
 		HeldInstances: h.eng.Instances(),
 		Voices:        h.eng.Voices(h.now),
-		Loading:       h.ld.snapshot(),
+		Loading:       loading,
 		Where:         world.WhereOf(st.Player),
 		Cells:         cells,
 		Next:          h.eng.NextPlays(),
