@@ -506,6 +506,10 @@ func (l *loader) neededTables(blockIDs []uint32) []uint32 {
 func (l *loader) neededWaves(blockIDs []uint32) []uint32 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.neededWavesLocked(blockIDs)
+}
+
+func (l *loader) neededWavesLocked(blockIDs []uint32) []uint32 {
 	seen := map[uint32]bool{}
 	var out []uint32
 	for _, tid := range l.tablesOfLocked(blockIDs) {
@@ -521,6 +525,23 @@ func (l *loader) neededWaves(blockIDs []uint32) []uint32 {
 		}
 	}
 	return out
+}
+
+// wavesToAsk reports whether the tables of blockIDs name a wave neither
+// known, nor queued, nor in flight.
+func (l *loader) wavesToAsk(blockIDs []uint32) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	queued := map[uint32]bool{}
+	for _, id := range l.queue {
+		queued[id] = true
+	}
+	for _, id := range l.neededWavesLocked(blockIDs) {
+		if !l.inflight[id] && !queued[id] {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *loader) wavesKnownLocked(t *dat.SoundTable) bool {

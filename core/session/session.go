@@ -335,7 +335,7 @@ func (h *Host) fetch(now float64, isRetry bool) {
 		h.loading = false
 		// Progressive: the waves of what came are asked for at the next
 		// tick, after the rebuild it may bring, in that rebuild's order.
-		h.wavesDue = h.opt.Progressive
+		h.wavesDue = h.opt.Progressive && h.ld.wavesToAsk(n.blocks)
 		h.mu.Unlock()
 	}()
 }

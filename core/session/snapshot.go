@@ -47,6 +47,9 @@ func (h *Host) Snapshot() Snapshot {
 	}
 	loading := h.ld.snapshot()
 	loading.LoadingSkips = h.skips
+	if h.wavesDue {
+		loading.Pending++ // the waves of a load that ended are asked for at the next tick
+	}
 	return Snapshot{
 		State:         st,
 		HeldInstances: h.eng.Instances(),
