@@ -66,6 +66,7 @@ func run() error {
 	rtt := flag.Duration("rtt", 40*time.Millisecond, "round trip of the emulated links")
 	clicks := flag.Int("clicks", 5, "runs of click → first sample with every record loaded (0: none)")
 	jsonOut := flag.String("json", "", "also write every run's raw measurements here")
+	timeline := flag.Bool("timeline", false, "keep each navigation's requests (page clock) in -json's file")
 	module := flag.String("module", "", "build the page from this module folder (default: the current module), e.g. a checkout of main for the figures before a change")
 	site := flag.String("site", "", "build the page into this folder and keep it; a later run reuses it while the wasm is up to date (default: a temporary folder)")
 	flag.Parse()
@@ -132,14 +133,14 @@ func run() error {
 
 	var all []measurement
 	for _, l := range plan {
-		ms, err := drive(script, pwDir, chromium, url, l, *runs, "visit")
+		ms, err := drive(script, pwDir, chromium, url, l, *runs, "visit", *timeline)
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.name, err)
 		}
 		all = append(all, ms...)
 	}
 	if *clicks > 0 {
-		ms, err := drive(script, pwDir, chromium, url, link{name: "local"}, *clicks, "click")
+		ms, err := drive(script, pwDir, chromium, url, link{name: "local"}, *clicks, "click", *timeline)
 		if err != nil {
 			return fmt.Errorf("click: %w", err)
 		}
@@ -190,7 +191,7 @@ type measurement struct {
 	BytesFirst int64   `json:"bytesFirst"`
 	BytesAll   int64   `json:"bytesAll"`
 	Requests   int     `json:"requests"`
-	NetRecords int     `json:"netRecords"` // record answers that came over the network (200 or 304), not from the cache
+	NetRecords int     `json:"netRecords"` // record answers (/files/0x…) that came over the network (200 or 304), not from the cache
 	NetRecord2 int     `json:"netRecords200"`
 	Wasm       struct {
 		Status    int     `json:"status"`
@@ -199,16 +200,17 @@ type measurement struct {
 		Ms        float64 `json:"ms"` // request to last byte
 		At        float64 `json:"at"` // when it was asked for
 	} `json:"wasm"`
-	WasmRequests int `json:"wasmRequests"`
-	Clicks     map[string]float64 `json:"clicks"`     // the click's parts, ms after the click
-	StartGaps  int                `json:"startGaps"`  // zero runs ≥ 64 frames in the 1.5 s after the first sample
-	StartSteps int                `json:"startSteps"` // steps > 0.25 there
+	WasmRequests int                `json:"wasmRequests"`
+	Timeline     json.RawMessage    `json:"timeline,omitempty"`
+	Clicks       map[string]float64 `json:"clicks"`     // the click's parts, ms after the click
+	StartGaps    int                `json:"startGaps"`  // zero runs ≥ 64 frames in the 1.5 s after the first sample
+	StartSteps   int                `json:"startSteps"` // steps > 0.25 there
 }
 
 // drive runs the node half for one link and reads its JSON lines.
-func drive(script, pwDir, chromium, url string, l link, runs int, mode string) ([]measurement, error) {
+func drive(script, pwDir, chromium, url string, l link, runs int, mode string, timeline bool) ([]measurement, error) {
 	cfg, _ := json.Marshal(map[string]any{
-		"runs": runs, "mode": mode, "link": l.name,
+		"runs": runs, "mode": mode, "link": l.name, "timeline": timeline,
 		"mbit": l.mbit, "latencyMs": float64(l.latency) / float64(time.Millisecond),
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(runs)*3*time.Minute)

@@ -89,8 +89,14 @@ async function visit(page, net, mode) {
     clicks: {},
     startGaps: p.start ? p.start.gaps : -1, startSteps: p.start ? p.start.steps : -1,
   };
+  if (cfg.timeline) {
+    out.timeline = [...net.reqs.values()].map((r) => ({
+      url: r.url.replace(/^https?:\/\/[^/]+/, ""), status: r.wire || r.status, cached: !r.overNetwork(),
+      start: Math.round(toPage(r.start)), end: r.end >= 0 ? Math.round(toPage(r.end)) : -1, bytes: r.total,
+    })).sort((a, b) => a.start - b.start);
+  }
   for (const r of net.reqs.values()) {
-    if (r.url.includes("/files/") && r.overNetwork()) {
+    if (/\/files\/0x[0-9A-Fa-f]{8}$/.test(r.url) && r.overNetwork()) {
       out.netRecords++;
       if (r.status === 200) out.netRecords200++;
     }

@@ -18,9 +18,10 @@ import (
 type gatedWaves struct {
 	src datfetch.Source
 
-	mu    sync.Mutex
-	open  map[uint32]chan struct{}
-	asked []uint32
+	mu     sync.Mutex
+	open   map[uint32]chan struct{}
+	asked  []uint32
+	tables chan struct{} // nil: tables pass; else they wait for it to close
 }
 
 func newGatedWaves(src datfetch.Source) *gatedWaves {
@@ -39,6 +40,13 @@ func (g *gatedWaves) gate(id uint32) chan struct{} {
 }
 
 func (g *gatedWaves) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if g.tables != nil && dat.PortalKind(id) == dat.KindSoundTable {
+		select {
+		case <-g.tables:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if dat.PortalKind(id) == dat.KindWave {
 		g.mu.Lock()
 		g.asked = append(g.asked, id)
@@ -252,6 +260,47 @@ func TestProgressiveWavesInHearingOrder(t *testing.T) {
 	}
 	if n := len(portal.requested()); n != len(want) {
 		t.Errorf("%d waves asked for; want %d, each once", n, len(want))
+	}
+}
+
+// TestProgressiveOrderSurvivesASecondMove: a move while the tables are on
+// their way (the page sets the player, then again) makes a second load run
+// when the first brings the tables, so the rebuild they call for waits for
+// it; the waves are asked for by that rebuild, in its order, not before it
+// in the tables' own.
+func TestProgressiveOrderSurvivesASecondMove(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	portal.tables = make(chan struct{})
+	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	river := landmark(t, "river")
+	now := 0.0
+	h.Move(river)
+	h.Tick(now) // the first load starts; its tables wait
+	deadline := time.Now().Add(20 * time.Second)
+	for !h.ld.fetching() {
+		if time.Now().After(deadline) {
+			t.Fatal("the first load never started")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.Move(river)
+	now += 1.0 / 30
+	h.Tick(now) // the second move: a load runs, so it waits (stale)
+	close(portal.tables)
+	tickUntil(t, h, &now, func(evs []ambient.Event) bool { return rebuildAt(evs) >= 0 })
+	h.mu.Lock()
+	head := h.eng.HearingOrder()[0]
+	h.mu.Unlock()
+	deadline = time.Now().Add(20 * time.Second)
+	for len(portal.requested()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no wave asked for")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got := portal.requested()[0]; got != head {
+		t.Errorf("the first wave asked for is 0x%08X; want the rebuild's head 0x%08X", got, head)
 	}
 }
 

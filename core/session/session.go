@@ -290,7 +290,10 @@ func (h *Host) Tick(now float64) []ambient.Event {
 			h.events = append(h.events, h.eng.Events()...)
 		}
 	}
-	if h.wavesDue {
+	// Waves a load brought are asked for now, unless a rebuild is due (the
+	// records its order depends on came, but a load runs): that rebuild
+	// asks, in its order.
+	if h.wavesDue && !(h.lacking && h.ld.generation() != h.rebuiltGen) {
 		h.wavesDue = false
 		h.wantWaves()
 	}
@@ -358,6 +361,7 @@ func (h *Host) afterRebuild(gen uint64) {
 	if h.opt.Progressive {
 		h.order = h.eng.HearingOrder()
 		h.wantWaves()
+		h.wavesDue = false
 	}
 	h.wavesSeen = h.ld.waveGeneration()
 	h.lacking = !h.ld.complete(needAt(h.cur))
