@@ -74,7 +74,7 @@ async function visit(page, net, mode) {
   if (mode !== "click") await loaded(page, net);
   const p = await page.evaluate(() => {
     const nav = performance.getEntriesByType("navigation")[0];
-    return { t: window.probe.t, late: window.probe.late, start: window.probe.start || null, requestStart: nav ? nav.requestStart : -1, timeOrigin: performance.timeOrigin };
+    return { t: window.probe.t, late: window.probe.late, start: window.probe.start || null, long: window.probe.long, requestStart: nav ? nav.requestStart : -1, timeOrigin: performance.timeOrigin };
   });
   const toPage = net.clock(p);
   const first = p.t.first;
@@ -90,6 +90,7 @@ async function visit(page, net, mode) {
     startGaps: p.start ? p.start.gaps : -1, startSteps: p.start ? p.start.steps : -1,
   };
   if (cfg.timeline) {
+    out.long = p.long;
     out.timeline = [...net.reqs.values()].map((r) => ({
       url: r.url.replace(/^https?:\/\/[^/]+/, ""), status: r.wire || r.status, cached: !r.overNetwork(),
       start: Math.round(toPage(r.start)), end: r.end >= 0 ? Math.round(toPage(r.end)) : -1, bytes: r.total,
@@ -217,8 +218,13 @@ function probeSource() {
   // the destination, and notes, on the page's clock, when the page asks for
   // the click, the click, the audio context's steps and the first non-zero
   // sample.
-  const probe = window.probe = { t: {}, late: false };
+  const probe = window.probe = { t: {}, late: false, long: [] };
   const now = () => performance.now();
+  // The main thread's long tasks (what a click waits behind).
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) probe.long.push([Math.round(e.startTime), Math.round(e.duration)]); })
+      .observe({ type: "longtask", buffered: true });
+  } catch { /* no longtask timing */ }
   new MutationObserver((_, obs) => {
     const m = document.getElementById("overlayMsg");
     if (m && /Click to listen/.test(m.textContent) && probe.t.ready === undefined) {

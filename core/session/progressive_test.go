@@ -378,3 +378,38 @@ func soundAt(st Snapshot, stb, idx int) int {
 	}
 	return -1
 }
+
+// TestFirstLoad: the channel the page's map waits on stays open while the
+// ring's tables are on their way and closes once the load has them.
+func TestFirstLoad(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	portal.tables = make(chan struct{})
+	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	if h.Placed() {
+		t.Fatal("placed before any move")
+	}
+	h.Move(landmark(t, "river"))
+	h.Tick(0)
+	deadline := time.Now().Add(20 * time.Second)
+	for !h.ld.fetching() {
+		if time.Now().After(deadline) {
+			t.Fatal("the load never started")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-h.FirstLoad():
+		t.Fatal("FirstLoad closed with the tables still on the wire")
+	default:
+	}
+	close(portal.tables)
+	select {
+	case <-h.FirstLoad():
+	case <-time.After(20 * time.Second):
+		t.Fatal("FirstLoad did not close once the tables came")
+	}
+	if _, held := h.ld.SoundTable(0x20000101); !h.Placed() || held == ambient.Pending {
+		t.Errorf("after FirstLoad: placed %v, a ring table %v; want placed and the table held", h.Placed(), held)
+	}
+}

@@ -119,6 +119,9 @@ type Host struct {
 	wavesDue   bool            // a load ended: ask for the waves at the next tick (Progressive)
 	wavesSeen  uint64          // the loader's wave generation when lacking was last worked out
 	skips      int             // fires skipped as loading
+
+	firstLoad chan struct{} // closed when the first load for a position has ended
+	firstOnce sync.Once
 }
 
 // New loads the region and makes a host over it. A missing or malformed
@@ -131,7 +134,7 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	}
 	land := datfetch.NewLandblocks(cell)
 	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
-		log: eventLog{max: opt.EventLog}}
+		log: eventLog{max: opt.EventLog}, firstLoad: make(chan struct{})}
 	h.opt.Progressive = opt.Progressive && !opt.Sync
 	h.ld.onError = h.report
 	h.ld.progressive = h.opt.Progressive
@@ -325,6 +328,7 @@ func (h *Host) fetch(now float64, isRetry bool) {
 		h.mu.Unlock()
 		h.ld.load(h.ctx, n)
 		h.mu.Lock()
+		h.firstOnce.Do(func() { close(h.firstLoad) })
 		return
 	}
 	if h.loading {
@@ -334,6 +338,7 @@ func (h *Host) fetch(now float64, isRetry bool) {
 	h.loading, h.stale = true, false
 	go func() {
 		h.ld.load(h.ctx, n)
+		h.firstOnce.Do(func() { close(h.firstLoad) })
 		h.mu.Lock()
 		h.loading = false
 		// Progressive: the waves of what came are asked for at the next
@@ -374,6 +379,19 @@ func (h *Host) afterRebuild(gen uint64) {
 	held := map[uint32]bool{}
 	h.eng.HeldTables(func(id uint32) { held[id] = true })
 	h.ld.evict(n, held)
+}
+
+// FirstLoad is closed once the first load for a position (the ring's
+// landblocks and tables, with their waves unless Progressive) has ended,
+// whether or not everything came. The page's map waits for it before it
+// asks for its tiles' landblocks, so that the ring goes first.
+func (h *Host) FirstLoad() <-chan struct{} { return h.firstLoad }
+
+// Placed reports whether the player has been given a position.
+func (h *Host) Placed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.player != nil
 }
 
 // wantWaves asks for the waves the engine wants, in its order, then the
