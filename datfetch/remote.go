@@ -634,9 +634,6 @@ func isLowerHex(s string) bool {
 	return true
 }
 
-// httpDate is RFC 9110 §5.6.7's IMF-fixdate, the one date form Retry-After
-// takes from today's servers.
-const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
 
 // parseRetryAfter reads Retry-After in either form of RFC 9110 §10.2.3:
 // delay-seconds or an HTTP date (relative to now).
@@ -648,10 +645,41 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	if s, err := strconv.ParseUint(v, 10, 32); err == nil {
 		return time.Duration(s) * time.Second
 	}
-	if t, err := time.Parse(httpDate, v); err == nil && t.After(now) {
+	if t, ok := parseHTTPDate(v); ok && t.After(now) {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// parseHTTPDate reads RFC 9110 §5.6.7's IMF-fixdate, "Sun, 06 Nov 1994
+// 08:49:37 GMT", the one date form Retry-After takes from today's servers.
+// By hand rather than time.Parse, whose layout machinery is 35 KB of the
+// browser's wasm; the day name must be one, not the date's (as time.Parse).
+func parseHTTPDate(v string) (time.Time, bool) {
+	if len(v) != 29 || v[3] != ',' || v[4] != ' ' || v[7] != ' ' || v[11] != ' ' || v[16] != ' ' ||
+		v[19] != ':' || v[22] != ':' || v[25:] != " GMT" {
+		return time.Time{}, false
+	}
+	if i := strings.Index("MonTueWedThuFriSatSun", v[:3]); i < 0 || i%3 != 0 {
+		return time.Time{}, false
+	}
+	month := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", v[8:11])
+	num := func(s string) int {
+		n, err := strconv.Atoi(s)
+		if err != nil || s[0] == '+' || s[0] == '-' {
+			return -1
+		}
+		return n
+	}
+	day, year, hh, mm, ss := num(v[5:7]), num(v[12:16]), num(v[17:19]), num(v[20:22]), num(v[23:25])
+	if month < 0 || month%3 != 0 || day < 1 || year < 0 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month/3+1), day, hh, mm, ss, 0, time.UTC)
+	if t.Day() != day { // 31 Apr, 30 Feb: time.Date moved it on
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // parseListing reads our listing format: one id a line ("0x%08X"; any form

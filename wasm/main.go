@@ -17,18 +17,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"syscall/js"
 	"time"
 
-	"github.com/norunners/vert"
-
 	"acambient/core/ambient"
 	"acambient/core/mapview"
 	"acambient/core/mix"
+	"acambient/core/pagejson"
 	"acambient/core/session"
+	"acambient/core/world"
 	"acambient/datfetch"
 )
 
@@ -81,7 +80,7 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.SetPlayerPOS(arg(args, 0).String()))
+		return where(a.host.SetPlayerPOS(arg(args, 0).String()))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -91,7 +90,7 @@ func (a *api) object() js.Value {
 		if h := arg(args, 1); h.Type() == js.TypeNumber {
 			heading = h.Float()
 		}
-		return jsonOf(a.host.SetCameraPOS(arg(args, 0).String(), heading))
+		return where(a.host.SetCameraPOS(arg(args, 0).String(), heading))
 	}))
 	add("setVolume", fn("setVolume", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -111,19 +110,19 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.Snapshot(), nil)
+		return text(pagejson.Snapshot(nil, a.host.Snapshot()))
 	}))
 	add("poll", fn("poll", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.Drain(), nil)
+		return text(pagejson.Drained(nil, a.host.Drain()))
 	}))
 	add("info", fn("info", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(mapview.InfoOf(a.host.Region()), nil)
+		return text(pagejson.Info(nil, mapview.InfoOf(a.host.Region())))
 	}))
 	add("landblock", fn("landblock", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -153,7 +152,9 @@ func (a *api) object() js.Value {
 		if err != nil {
 			return nil, err
 		}
-		return vert.ValueOf(t).JSValue(), nil
+		// One string and JSON.parse: far cheaper than building the
+		// object's 200-odd values one call at a time.
+		return js.Global().Get("JSON").Call("parse", string(pagejson.Tile(nil, t))), nil
 	}))
 	add("start", fn("start", func(args []js.Value) (any, error) {
 		if a.audio == nil {
@@ -211,18 +212,22 @@ func (a *api) open(args []js.Value) (any, error) {
 		return nil, err
 	}
 	a.host, a.tiles, a.audio = h, mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
-	return jsonOf(mapview.InfoOf(h.Region()), nil)
+	return text(pagejson.Info(nil, mapview.InfoOf(h.Region())))
 }
 
-func jsonOf(v any, err error) (any, error) {
+// text hands JSON to JavaScript as a string (ambient.js parses it).
+func text(b []byte, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := json.Marshal(v)
+	return string(b), nil
+}
+
+func where(w world.Where, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return string(out), nil
+	return text(pagejson.Where(nil, w))
 }
 
 var _ mix.Host = (*session.Host)(nil)

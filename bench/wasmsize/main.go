@@ -38,6 +38,7 @@ func run() error {
 	top := flag.Int("top", 40, "packages to list (the rest are summed)")
 	br := flag.Bool("brotli", true, "compress the production build as serve does (quality 11: tens of seconds)")
 	module := flag.String("module", ".", "the module to build")
+	list := flag.String("list", "", "also list this package's functions, largest first")
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "acambient-wasmsize-")
 	if err != nil {
@@ -107,6 +108,19 @@ func run() error {
 	}
 	if rest > 0 {
 		fmt.Printf("| (%d more) | %.1f | %.1f%% |\n", len(rows)-*top, float64(rest)/1000, 100*float64(rest)/float64(m.code))
+	}
+	if *list != "" {
+		var fs []function
+		for _, f := range m.funcs {
+			if pkgOf(f.name, pkgs) == *list {
+				fs = append(fs, f)
+			}
+		}
+		slices.SortFunc(fs, func(a, b function) int { return b.size - a.size })
+		fmt.Printf("\n%s: %d functions\n", *list, len(fs))
+		for _, f := range fs {
+			fmt.Printf("%8d %s\n", f.size, f.name)
+		}
 	}
 	return nil
 }

@@ -1,10 +1,5 @@
 package ambient
 
-import (
-	"cmp"
-	"slices"
-)
-
 // WaveLoader is a Library that hands out SoundTables before their waves:
 // the page's progressive start (docs/divergences.md). Retail decodes every
 // wave of a table when the table loads, so a fire never finds its wave
@@ -101,17 +96,26 @@ func (e *Engine) HearingOrder() []uint32 {
 		}
 		intermits = append(intermits, c)
 	}
-	byShare := func(a, b cand) int {
-		if c := cmp.Compare(b.share, a.share); c != 0 {
-			return c
+	// By hand: a dozen instances, and a sort of its own type would cost the
+	// browser's wasm 12 KB.
+	sortCands := func(cs []cand) {
+		before := func(a, b cand) bool {
+			if a.share != b.share {
+				return a.share > b.share
+			}
+			if a.near != b.near {
+				return a.near < b.near
+			}
+			return a.n < b.n
 		}
-		if c := cmp.Compare(a.near, b.near); c != 0 {
-			return c
+		for i := 1; i < len(cs); i++ {
+			for j := i; j > 0 && before(cs[j], cs[j-1]); j-- {
+				cs[j], cs[j-1] = cs[j-1], cs[j]
+			}
 		}
-		return cmp.Compare(a.n, b.n)
 	}
-	slices.SortFunc(constants, byShare)
-	slices.SortFunc(intermits, byShare)
+	sortCands(constants)
+	sortCands(intermits)
 
 	var out []uint32
 	seen := map[uint32]bool{}
