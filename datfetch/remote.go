@@ -634,7 +634,6 @@ func isLowerHex(s string) bool {
 	return true
 }
 
-
 // parseRetryAfter reads Retry-After in either form of RFC 9110 §10.2.3:
 // delay-seconds or an HTTP date (relative to now).
 func parseRetryAfter(v string, now time.Time) time.Duration {
