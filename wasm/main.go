@@ -134,18 +134,20 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		// The ring's records go first: the map asks for a hundred
-		// landblocks at once, which would queue the host's first load
-		// behind them (a browser opens six connections to a host) and keep
-		// the main thread busy while the first sound waits.
-		if a.host.Placed() {
+		// The first sound goes first: the map asks for a hundred
+		// landblocks at once, which would queue the ring's records behind
+		// them (a browser opens six connections to a host), share the link
+		// with the first wave and keep the main thread busy. Tiles of the
+		// ring (loaded anyway) pass.
+		bx, by := arg(args, 0).Int(), arg(args, 1).Int()
+		if a.host.Placed() && !a.host.Near(bx, by) {
 			select {
-			case <-a.host.FirstLoad():
+			case <-a.host.Started():
 			case <-a.ctx.Done():
 				return nil, a.ctx.Err()
 			}
 		}
-		t, err := a.tiles.Tile(a.ctx, arg(args, 0).Int(), arg(args, 1).Int())
+		t, err := a.tiles.Tile(a.ctx, bx, by)
 		if errors.Is(err, datfetch.ErrNotFound) {
 			return nil, nil // no land there: the map leaves it blank
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"acambient/core/ambient"
@@ -525,6 +526,17 @@ func (l *loader) neededWavesLocked(blockIDs []uint32) []uint32 {
 		}
 	}
 	return out
+}
+
+// waveSettled reports whether the wave is known, or neither queued nor in
+// flight (its fetch failed: a retry asks again).
+func (l *loader) waveSettled(id uint32) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, known := l.waves[id]; known {
+		return true
+	}
+	return !l.inflight[id] && !slices.Contains(l.queue, id)
 }
 
 // wavesToAsk reports whether the tables of blockIDs name a wave neither

@@ -10,6 +10,7 @@ import (
 
 	"acambient/core/ambient"
 	"acambient/core/dat"
+	"acambient/core/world"
 	"acambient/datfetch"
 )
 
@@ -379,37 +380,57 @@ func soundAt(st Snapshot, stb, idx int) int {
 	return -1
 }
 
-// TestFirstLoad: the channel the page's map waits on stays open while the
-// ring's tables are on their way and closes once the load has them.
-func TestFirstLoad(t *testing.T) {
+// TestStarted: the channel the page's map waits on stays open while the
+// ring's tables are on their way, and then while the first wave the engine
+// wants is; it closes once that wave is in.
+func TestStarted(t *testing.T) {
 	w := demoWorld(t)
 	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
 	portal.tables = make(chan struct{})
 	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
-	if h.Placed() {
-		t.Fatal("placed before any move")
+	river := landmark(t, "river")
+	if h.Placed() || h.Near(world.BlockX(river.ObjCellID), world.BlockY(river.ObjCellID)) {
+		t.Fatal("placed, or near a block, before any move")
 	}
-	h.Move(landmark(t, "river"))
-	h.Tick(0)
-	deadline := time.Now().Add(20 * time.Second)
-	for !h.ld.fetching() {
-		if time.Now().After(deadline) {
-			t.Fatal("the load never started")
+	h.Move(river)
+	now := 0.0
+	h.Tick(now)
+	bx, by := world.BlockX(river.ObjCellID), world.BlockY(river.ObjCellID)
+	if !h.Near(bx, by) || !h.Near(bx+1, by-1) || h.Near(bx+2, by) {
+		t.Errorf("near the river's block %v, its corner neighbour %v, two blocks east %v; want true, true, false",
+			h.Near(bx, by), h.Near(bx+1, by-1), h.Near(bx+2, by))
+	}
+	open := func() bool {
+		select {
+		case <-h.Started():
+			return false
+		default:
+			return true
 		}
-		time.Sleep(time.Millisecond)
 	}
-	select {
-	case <-h.FirstLoad():
-		t.Fatal("FirstLoad closed with the tables still on the wire")
-	default:
+	// Tables on the wire; then the tables in, the head wave on the wire.
+	for range 30 {
+		now += 1.0 / 30
+		h.Tick(now)
+	}
+	if !open() {
+		t.Fatal("Started closed with the tables still on the wire")
 	}
 	close(portal.tables)
-	select {
-	case <-h.FirstLoad():
-	case <-time.After(20 * time.Second):
-		t.Fatal("FirstLoad did not close once the tables came")
+	tickUntil(t, h, &now, func(evs []ambient.Event) bool { return rebuildAt(evs) >= 0 })
+	for range 30 {
+		now += 1.0 / 30
+		h.Tick(now)
 	}
-	if _, held := h.ld.SoundTable(0x20000101); !h.Placed() || held == ambient.Pending {
-		t.Errorf("after FirstLoad: placed %v, a ring table %v; want placed and the table held", h.Placed(), held)
+	if !open() {
+		t.Fatal("Started closed with the first wave still on the wire")
+	}
+	h.mu.Lock()
+	head := h.order[0]
+	h.mu.Unlock()
+	portal.release(head)
+	tickUntil(t, h, &now, func([]ambient.Event) bool { return !open() })
+	if !h.Retained(head) {
+		t.Error("Started closed before the first wave was in")
 	}
 }

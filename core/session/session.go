@@ -120,8 +120,9 @@ type Host struct {
 	wavesSeen  uint64          // the loader's wave generation when lacking was last worked out
 	skips      int             // fires skipped as loading
 
-	firstLoad chan struct{} // closed when the first load for a position has ended
-	firstOnce sync.Once
+	loadsDone int           // background loads ended
+	started   chan struct{} // closed once a first sound could be heard (Started)
+	startOnce sync.Once
 }
 
 // New loads the region and makes a host over it. A missing or malformed
@@ -134,7 +135,7 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	}
 	land := datfetch.NewLandblocks(cell)
 	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
-		log: eventLog{max: opt.EventLog}, firstLoad: make(chan struct{})}
+		log: eventLog{max: opt.EventLog}, started: make(chan struct{})}
 	h.opt.Progressive = opt.Progressive && !opt.Sync
 	h.ld.onError = h.report
 	h.ld.progressive = h.opt.Progressive
@@ -293,6 +294,7 @@ func (h *Host) Tick(now float64) []ambient.Event {
 			h.events = append(h.events, h.eng.Events()...)
 		}
 	}
+	h.checkStarted()
 	// Waves a load brought are asked for now, unless a rebuild is due (the
 	// records its order depends on came, but a load runs): that rebuild
 	// asks, in its order.
@@ -328,7 +330,6 @@ func (h *Host) fetch(now float64, isRetry bool) {
 		h.mu.Unlock()
 		h.ld.load(h.ctx, n)
 		h.mu.Lock()
-		h.firstOnce.Do(func() { close(h.firstLoad) })
 		return
 	}
 	if h.loading {
@@ -338,9 +339,9 @@ func (h *Host) fetch(now float64, isRetry bool) {
 	h.loading, h.stale = true, false
 	go func() {
 		h.ld.load(h.ctx, n)
-		h.firstOnce.Do(func() { close(h.firstLoad) })
 		h.mu.Lock()
 		h.loading = false
+		h.loadsDone++
 		// Progressive: the waves of what came are asked for at the next
 		// tick, after the rebuild it may bring, in that rebuild's order.
 		h.wavesDue = h.opt.Progressive && h.ld.wavesToAsk(n.blocks)
@@ -381,11 +382,37 @@ func (h *Host) afterRebuild(gen uint64) {
 	h.ld.evict(n, held)
 }
 
-// FirstLoad is closed once the first load for a position (the ring's
-// landblocks and tables, with their waves unless Progressive) has ended,
-// whether or not everything came. The page's map waits for it before it
-// asks for its tiles' landblocks, so that the ring goes first.
-func (h *Host) FirstLoad() <-chan struct{} { return h.firstLoad }
+// checkStarted closes Started once a load has ended, the rebuild has read
+// what it brought, and (Progressive) the first wave of the hearing order
+// is in, or is no longer on its way (it failed, and waits for a retry).
+func (h *Host) checkStarted() {
+	if h.opt.Sync || h.loadsDone == 0 || h.loading || h.ld.generation() != h.rebuiltGen && h.lacking {
+		return
+	}
+	if h.opt.Progressive && len(h.order) > 0 && !h.ld.waveSettled(h.order[0]) {
+		return
+	}
+	h.startOnce.Do(func() { close(h.started) })
+}
+
+// Started is closed once the page could hear a first sound: the first load
+// for a position has ended, the engine has rebuilt with it, and, when
+// Progressive, the first wave it wants has come (or failed). The page's map
+// waits for it before it asks for landblocks off the ring: a hundred
+// requests would queue the ring's records behind them (a browser opens six
+// connections to a host) and share the link with the first wave.
+func (h *Host) Started() <-chan struct{} { return h.started }
+
+// Near reports whether landblock (bx, by) is one the host loads for the
+// player's position (its ring, and the ring it prefetches).
+func (h *Host) Near(bx, by int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.have {
+		return false
+	}
+	return slices.Contains(h.needs().blocks, world.LandBlockID(bx, by))
+}
 
 // Placed reports whether the player has been given a position.
 func (h *Host) Placed() bool {
