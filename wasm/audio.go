@@ -28,7 +28,9 @@ import (
 // (browser-testing.md §5). So the page makes its AudioContext at load
 // (its constructor takes tens to hundreds of ms; made without a gesture it
 // waits, suspended), the pump keeps the lead-in and oto's first read-ahead
-// mixed in advance (mix.Ahead), and start plays the lead-in, those two
+// mixed in advance (mix.Ahead; once the stream has sounded: silence is as
+// quick to mix at the click, and a first wave arriving late then starts
+// on time), and start plays the lead-in, those two
 // buffers, through an AudioBufferSourceNode from the context's first frame
 // while the ScriptProcessor's first callback is on its way: oto's stream
 // carries on from the lead-in's last frame at the lead-in's end. Both are

@@ -11,13 +11,19 @@ import "errors"
 // unbroken: the bytes Read returns are the mixer's stream from where
 // Advance stopped.
 //
+// Until the stream first holds a sound, nothing is kept ahead: silence is
+// as quick to mix at the click as before it, and a first sound (a wave
+// arriving late, the page's progressive start) then starts on the clock,
+// not Lead frames after it.
+//
 // Advance and Read must not be called concurrently with each other or with
 // other reads of the mixer.
 type Ahead struct {
-	m    *Mixer
-	lead int    // bytes kept mixed ahead
-	buf  []byte // mixed, not yet handed out (float32 LE stereo, as Mixer.Read)
-	sink []byte
+	m       *Mixer
+	lead    int    // bytes kept mixed ahead
+	buf     []byte // mixed, not yet handed out (float32 LE stereo, as Mixer.Read)
+	sink    []byte
+	sounded bool // a non-zero sample has been mixed
 }
 
 // NewAhead keeps lead frames of m mixed ahead.
@@ -29,8 +35,8 @@ func NewAhead(m *Mixer, lead int) (*Ahead, error) {
 }
 
 // Advance moves the clock by frames: that many frames of the stream are
-// dropped (those mixed ahead first), and the stream is mixed on until Lead
-// frames lie ahead again.
+// dropped (those mixed ahead first), and, once the stream has sounded, it
+// is mixed on until Lead frames lie ahead again.
 func (a *Ahead) Advance(frames int) {
 	want := 8 * max(frames, 0)
 	drop := min(want, len(a.buf))
@@ -38,12 +44,23 @@ func (a *Ahead) Advance(frames int) {
 	for rest := want - drop; rest > 0; { // the rest is mixed into nothing
 		n := min(rest, len(a.sink))
 		a.m.Read(a.sink[:n])
+		a.sounded = a.sounded || !silent(a.sink[:n])
 		rest -= n
 	}
-	if have := len(a.buf); have < a.lead {
+	if have := len(a.buf); a.sounded && have < a.lead {
 		a.buf = a.buf[:a.lead]
 		a.m.Read(a.buf[have:]) // never fails, fills it all
 	}
+}
+
+// silent reports whether b holds only zero samples (+0; a mixer's silence).
+func silent(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Ahead is how many frames are mixed ahead of the clock.

@@ -79,3 +79,37 @@ func TestAheadAdvanceBeyondLead(t *testing.T) {
 		t.Fatal("after a jump past the lead the stream does not resume where the clock is")
 	}
 }
+
+// TestAheadKeepsNothingWhileSilent: while the stream is silence the mixer
+// stays on the clock, so that a voice starting later starts on time; once
+// it has sounded, Lead frames are kept ahead, and the stream is unbroken.
+func TestAheadKeepsNothingWhileSilent(t *testing.T) {
+	pcm := map[uint32]*audio.PCM{1: tone(22050, 440, 0.3, 22050)}
+	script := func() *fakeHost { return newFake(pcm, play(1.0, 0, 1, 0, 0)) } // a voice at 1 s
+	ref, _ := New(script(), Options{})
+	m, _ := New(script(), Options{})
+	const lead = 4096
+	a, _ := NewAhead(m, lead)
+	moved := 0
+	for moved < 48000-960 { // to just before the voice
+		a.Advance(960)
+		moved += 960
+		if a.Ahead() != 0 || m.Frames() != int64(moved) {
+			t.Fatalf("silent, at frame %d: %d frames ahead, mixer at %d; want none ahead, the mixer on the clock", moved, a.Ahead(), m.Frames())
+		}
+	}
+	for a.Ahead() == 0 && moved < 2*48000 {
+		a.Advance(960)
+		moved += 960
+	}
+	if a.Ahead() != lead || moved > 48000+960 {
+		t.Fatalf("after the voice began (frame 48000): %d frames ahead at frame %d; want %d from the step that mixed it", a.Ahead(), moved, lead)
+	}
+	want := make([]byte, 8*(moved+lead))
+	ref.Read(want)
+	got := make([]byte, 8*lead)
+	a.Read(got)
+	if !bytes.Equal(got, want[8*moved:]) {
+		t.Fatal("the frames kept ahead are not the stream's next")
+	}
+}
