@@ -158,6 +158,17 @@ func (a *api) object() js.Value {
 		// object's 200-odd values one call at a time.
 		return js.Global().Get("JSON").Call("parse", string(pagejson.Tile(nil, t))), nil
 	}))
+	add("started", async("started", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		select {
+		case <-a.host.Started():
+			return nil, nil
+		case <-a.ctx.Done():
+			return nil, a.ctx.Err()
+		}
+	}))
 	add("start", fn("start", func(args []js.Value) (any, error) {
 		if a.audio == nil {
 			return nil, errNotOpen

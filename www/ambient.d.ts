@@ -263,6 +263,13 @@ export declare class AmbientAudio {
   setVolume(v: number): void;
   setEnabled(on: boolean): void;
   state(): State;
+  /**
+   * Resolves once a first sound can be heard where the player stands: the
+   * ring's landblocks and SoundTables have come, and the first wave the
+   * engine wants (the loudest bed's) has come or failed. A click then sounds
+   * at once; one before it sounds when the wave arrives.
+   */
+  started(): Promise<void>;
   tile(bx: number, by: number): Promise<Tile | null>;
   /** Whether the source holds landblock (bx, by), as far as this instance knows. */
   landblock(bx: number, by: number): LandblockPresence;

@@ -159,6 +159,15 @@ export class AmbientAudio {
   /** retail's ambient_sounds_enabled. */
   setEnabled(on) { this._live(); this._call("setEnabled", !!on); }
 
+  /**
+   * Resolves once a first sound can be heard where the player stands: the
+   * ring's landblocks and SoundTables have come, and the first wave the
+   * engine wants (the loudest bed's) has come or failed. A click then
+   * sounds at once; one before it sounds when the wave arrives.
+   * @returns {Promise<void>}
+   */
+  started() { this._live(); return this._api.started(); }
+
   /** @returns {import("./ambient").State} */
   state() {
     this._live();

@@ -162,6 +162,8 @@ async function connect(src, remember) {
     if (my !== generation) return;
     if (t === null) $("srcMsg").textContent = noCells(src, hex(((bx << 24) | (by << 16) | 0xffff) >>> 0));
   }
+  await amb.started(); // the click then sounds at once
+  if (my !== generation) return;
   const lm = nearestLandmark();
   $("overlayMsg").textContent = (lm ? `You stand at the ${lm.name}: ${lm.description}.` : "You stand at the spot in the link.") +
     " Click to listen; then click the map to move, or walk with WASD.";
