@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"mime"
 	"net/http"
@@ -86,7 +87,7 @@ var (
 	demoW     *demo.World
 )
 
-// site builds the page once: www's files and a fresh ambient.wasm and
+// site builds the page once: www's files (page/ included) and a fresh ambient.wasm and
 // wasm_exec.js, through the same build `serve` runs.
 func site(t *testing.T) (string, *demo.World) {
 	t.Helper()
@@ -97,23 +98,26 @@ func site(t *testing.T) (string, *demo.World) {
 		if buildErr != nil {
 			return
 		}
-		ents, err := os.ReadDir(filepath.Join(root, "www"))
-		if err != nil {
-			buildErr = err
-			return
-		}
-		for _, e := range ents {
-			if e.IsDir() || e.Name() == "ambient.wasm" || e.Name() == "wasm_exec.js" {
-				continue
+		src := filepath.Join(root, "www")
+		buildErr = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "ambient.wasm") || d.Name() == "wasm_exec.js" {
+				return err
 			}
-			b, err := os.ReadFile(filepath.Join(root, "www", e.Name()))
-			if err == nil {
-				err = os.WriteFile(filepath.Join(buildDir, e.Name()), b, 0o644)
-			}
+			rel, err := filepath.Rel(src, p)
 			if err != nil {
-				buildErr = err
-				return
+				return err
 			}
+			b, err := os.ReadFile(p)
+			if err == nil {
+				err = os.MkdirAll(filepath.Dir(filepath.Join(buildDir, rel)), 0o755)
+			}
+			if err == nil {
+				err = os.WriteFile(filepath.Join(buildDir, rel), b, 0o644)
+			}
+			return err
+		})
+		if buildErr != nil {
+			return
 		}
 		buildErr = server.WasmBuild{Module: root, WWW: buildDir}.Build(context.Background())
 		if buildErr == nil {

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,24 +33,7 @@ const lfWWW = "../www"
 // TestLeafletUnit runs e2e/leaflet_unit.test.mjs (cell arithmetic, throttle,
 // unbind, the userscript's hook) under node's test runner.
 func TestLeafletUnit(t *testing.T) {
-	node := lfNode(t)
-	// node reads www/*.js as ES modules only under a package.json saying so.
-	dir := t.TempDir()
-	for src, dst := range map[string]string{
-		filepath.Join(lfWWW, "leaflet-ambient.js"): "www/leaflet-ambient.js",
-		filepath.Join(lfWWW, "ambient.user.js"):    "www/ambient.user.js",
-		"leaflet_unit.test.mjs":                    "e2e/leaflet_unit.test.mjs",
-	} {
-		lfCopy(t, src, filepath.Join(dir, dst))
-	}
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type": "module"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, "--test", "e2e/leaflet_unit.test.mjs")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("node --test: %v\n%s", err, out)
-	}
+	nodeTest(t, "leaflet_unit.test.mjs")
 }
 
 // TestLeafletTypes typechecks a viewer's TypeScript (testdata/embed.ts)
@@ -62,24 +44,11 @@ func TestLeafletTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := map[string]any{
-		"compilerOptions": map[string]any{
-			"strict": true, "noEmit": true, "target": "es2022", "module": "esnext",
-			"moduleResolution": "bundler", "lib": []string{"es2022", "dom"},
-			"types": []string{}, "typeRoots": []string{filepath.Join(mods, "@types")},
-			"paths": map[string][]string{"leaflet": {filepath.Join(mods, "@types/leaflet/index.d.ts")}},
-		},
-		"files": []string{abs},
-	}
-	dir := t.TempDir()
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, filepath.Join(mods, "typescript/bin/tsc"), "-p", filepath.Join(dir, "tsconfig.json"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tsc --noEmit: %v\n%s", err, out)
-	}
+	tscCheck(t, node, mods, map[string]any{
+		"strict": true, "lib": []string{"es2022", "dom"},
+		"typeRoots": []string{filepath.Join(mods, "@types")},
+		"paths":     map[string][]string{"leaflet": {filepath.Join(mods, "@types/leaflet/index.d.ts")}},
+	}, []string{abs})
 }
 
 // lfSpot is a place to hover: a point inside a demo landmark's cell.

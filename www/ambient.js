@@ -1,6 +1,6 @@
 // ambient.js: Asheron's Call's retail ambient sound in any web page
-// (contracts §3). An ES module with no dependencies: it runs the Go core
-// (ambient.wasm, next to this file by default) and talks to it.
+// (contracts §3). An ES module needing only geo.js beside it: it runs the
+// Go core (ambient.wasm, next to this file by default) and talks to it.
 //
 //   import { AmbientAudio } from "./ambient.js";
 //   const amb = await AmbientAudio.load({ server: "" });
@@ -13,6 +13,8 @@
 // timer drains its events and problems into "play", "skip", "rebuild",
 // "error" and "state" events. Every error is an Error with a code
 // (AmbientError in ambient.d.ts).
+
+import { hexId as hex, mapCoord, mapText } from "./geo.js";
 
 const here = new URL(".", import.meta.url);
 
@@ -342,7 +344,6 @@ async function explainOpen(e, portal, server, acdat) {
   return e;
 }
 
-const hex = (id) => "0x" + (Number(id) >>> 0).toString(16).toUpperCase().padStart(8, "0");
 const num = (v) => {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new Error(`ambient: position: ${v} is not a number`);
@@ -362,7 +363,7 @@ function toPOS(p) {
   if (p.X !== undefined && p.Y !== undefined) {
     if (p.Z !== undefined) return `@${num(p.X)},${num(p.Y)},${num(p.Z)}`;
     // No height: map coordinates, whose z comes from the terrain.
-    return mapPOS((p.Y / 24 - 1019.5) / 10, (p.X / 24 - 1019.5) / 10);
+    return mapPOS(mapCoord(p.Y), mapCoord(p.X));
   }
   if (p.ns !== undefined && p.ew !== undefined) return mapPOS(Number(p.ns), Number(p.ew));
   if (typeof p.toString === "function" && p.toString !== Object.prototype.toString) return p.toString();
@@ -371,7 +372,7 @@ function toPOS(p) {
 
 function mapPOS(ns, ew) {
   if (!Number.isFinite(ns) || !Number.isFinite(ew)) throw new Error("ambient: map coordinates must be numbers");
-  return `${Math.abs(ns).toFixed(6)}${ns < 0 ? "S" : "N"},${Math.abs(ew).toFixed(6)}${ew < 0 ? "W" : "E"}`;
+  return mapText(ns, ew, 6, ",");
 }
 
 export { toPOS };

@@ -2,6 +2,8 @@
 // by the members the binding uses, so a Leaflet L.Map (from @types/leaflet or
 // not) and an AmbientAudio of ambient.js both fit without importing either.
 
+import type { CellAt } from "./geo";
+
 /** A point in Leaflet's CRS.Simple as this convention reads it: lat = global Y, lng = global X (metres). */
 export interface LatLngLike {
   lat: number;
@@ -26,22 +28,9 @@ export interface AmbientLike {
   off?(event: "state", fn: (...args: any[]) => void): unknown;
 }
 
-/** Where a global point lies (cellAt). */
-export interface CellAt {
-  /** Global metres. */
-  X: number;
-  Y: number;
-  /** Landblock (0..254) and land cell (0..7) coordinates. */
-  bx: number;
-  by: number;
-  cx: number;
-  cy: number;
-  /** bx<<24 | by<<16 | (8·cx + cy + 1), unsigned. */
-  objcellId: number;
-  /** Map coordinates: NS = (Y/24 − 1019.5)/10, EW = (X/24 − 1019.5)/10; S and W negative. */
-  ns: number;
-  ew: number;
-}
+/** Where a global point lies, and the world's geometry: from geo.js, re-exported. */
+export type { CellAt } from "./geo";
+export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo";
 
 export interface BindOptions {
   /** What the listener follows: the mouse (a tap on touch screens), a draggable marker set by clicking, or the map's centre. Default "cursor". */
@@ -60,14 +49,3 @@ export interface BindOptions {
 
 /** Makes the map drive amb; returns unbind(), which removes every handler and layer it added. */
 export function bindLeaflet(map: LeafletMapLike, amb: AmbientLike, opts?: BindOptions): () => void;
-
-/** The land cell under global point (X, Y); null off the world (0 ≤ X, Y < 48960). */
-export function cellAt(X: number, Y: number): CellAt | null;
-
-/** "0xA9B4001F": an id as the contracts print it. */
-export function hexId(id: number): string;
-
-/** Metres per land cell (24), per landblock (192), and per world side (48960). */
-export const CELL: 24;
-export const BLOCK: 192;
-export const WORLD: 48960;

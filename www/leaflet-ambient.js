@@ -13,35 +13,10 @@
 // ambient set when the listener's cell changes, not on every step, so a
 // fast cursor is reduced to cell changes at most one per throttleMs.
 
-// World geometry (dat-format.md §8; core/world): 24 m land cells, 8 to a
-// landblock side, 255 landblocks to the world's side.
-export const CELL = 24;
-export const BLOCK = 192;
-export const WORLD = 48960;
-
-/**
- * Where global point (X, Y) lies: its landblock, land cell, objcell id and
- * map coordinates; null off the world.
- */
-export function cellAt(X, Y) {
-  if (!(X >= 0 && X < WORLD && Y >= 0 && Y < WORLD)) return null;
-  const bx = Math.floor(X / BLOCK), by = Math.floor(Y / BLOCK);
-  const cx = Math.min(7, Math.floor((X - BLOCK * bx) / CELL));
-  const cy = Math.min(7, Math.floor((Y - BLOCK * by) / CELL));
-  return {
-    X, Y, bx, by, cx, cy,
-    // bx<<24 | by<<16 | (8·cx + cy + 1), retail lcoord_to_gid; >>> 0 keeps it unsigned.
-    objcellId: ((bx << 24) | (by << 16) | (8 * cx + cy + 1)) >>> 0,
-    // EW = (X/24 − 1019.5)/10, NS likewise from Y (contracts §1.1).
-    ns: (Y / CELL - 1019.5) / 10,
-    ew: (X / CELL - 1019.5) / 10,
-  };
-}
-
-/** "0xA9B4001F", the id form of the contracts. */
-export function hexId(id) {
-  return "0x" + (id >>> 0).toString(16).toUpperCase().padStart(8, "0");
-}
+// World geometry (docs/dat-format.md §8): 24 m land cells, 8 to a landblock
+// side, 255 landblocks to the world's side. Re-exported: embedders use them.
+import { BLOCK, CELL, cellAt, cellOf, parseId, ring } from "./geo.js";
+export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo.js";
 
 /**
  * Binds map to amb and returns unbind(). Options:
@@ -163,15 +138,10 @@ function drawOverlay(map, amb, Lf) {
     lastKey = key;
     group.clearLayers();
     if (id === undefined || id === null) return;
-    const n = typeof id === "string" ? parseInt(id, 16) : id;
-    const bx = (n >>> 24) & 0xff, by = (n >>> 16) & 0xff;
-    for (let dx = -1; dx <= 1; dx++) {
-      for (let dy = -1; dy <= 1; dy++) {
-        const x = bx + dx, y = by + dy;
-        if (x < 0 || y < 0 || x > 254 || y > 254) continue;
-        Lf.rectangle([[y * BLOCK, x * BLOCK], [(y + 1) * BLOCK, (x + 1) * BLOCK]],
-          { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
-      }
+    const n = parseId(id);
+    for (const [x, y] of ring(n >>> 24, (n >>> 16) & 0xff)) {
+      Lf.rectangle([[y * BLOCK, x * BLOCK], [(y + 1) * BLOCK, (x + 1) * BLOCK]],
+        { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
     }
     let max = 0;
     for (const c of cells) max = Math.max(max, c.weight);
@@ -198,11 +168,6 @@ function drawOverlay(map, amb, Lf) {
 // cellRect is a land cell's bounds as Leaflet [[south, west], [north, east]];
 // null for an id that is not a land cell.
 function cellRect(id) {
-  const n = typeof id === "string" ? parseInt(id, 16) : id;
-  const low = n & 0xffff;
-  if (low < 1 || low > 64) return null;
-  const bx = (n >>> 24) & 0xff, by = (n >>> 16) & 0xff;
-  const cx = (low - 1) >> 3, cy = (low - 1) & 7;
-  const X = bx * BLOCK + cx * CELL, Y = by * BLOCK + cy * CELL;
-  return [[Y, X], [Y + CELL, X + CELL]];
+  const c = cellOf(id);
+  return c && [[c.Y, c.X], [c.Y + CELL, c.X + CELL]];
 }

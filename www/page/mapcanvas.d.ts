@@ -1,0 +1,29 @@
+// Types of www/page/mapcanvas.js: the map canvas.
+import type { Info, State, Where } from "../ambient";
+import type { TileStore } from "./tiles";
+
+/** What the map draws, asked for at each frame. */
+export interface Scene {
+  /** Whether a source is loaded (else the map is blank). */
+  live: boolean;
+  /** The landblocks that can hold land; default the whole world. */
+  bounds?: Info["bounds"];
+  player: Where | null;
+  /** The camera's compass heading, degrees. */
+  heading: number;
+  /** The engine's latest state, or null before the first. */
+  state: State | null;
+}
+
+export class MapCanvas {
+  constructor(canvas: HTMLCanvasElement, how: {
+    tiles: TileStore;
+    scene: () => Scene;
+    onPick: (X: number, Y: number) => void;
+    onFrame: (dt: number) => void;
+  });
+  centre(X: number, Y: number): void;
+  offView(X: number, Y: number): boolean;
+  invalidate(): void;
+  focus(): void;
+}

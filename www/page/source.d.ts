@@ -1,0 +1,33 @@
+// Types of www/page/source.js: the data source and the Data source box.
+import type { Info } from "../ambient";
+
+export interface Source {
+  /** Base URL, no trailing slash; "" = this page's own origin. */
+  server: string;
+  api: "ours" | "acdatservice";
+}
+
+/** Where the page runs, for loadFailure. */
+export interface PageSite {
+  origin: string;
+  protocol: string;
+}
+
+export function normSource(s: { server?: string | null; api?: string | null } | null): Source;
+export function sourceName(src: Source): string;
+export function noCells(src: Source, landblock: string): string;
+/** The LandBlock id ("0xA9B5FFFF") a failed move lacked, or null. */
+export function missingLandblock(err: unknown): string | null;
+export function moveFailure(err: unknown, src: Source): string;
+export function loadFailure(err: unknown, src: Source, page: PageSite): string;
+
+export class SourcePicker {
+  constructor(on: { onChoose: (src: Source) => void });
+  initial(): Source;
+  remember(src: Source): void;
+  connecting(src: Source): void;
+  connected(src: Source, info: Info): void;
+  failed(msg: string): void;
+  say(msg: string): void;
+  explain(err: unknown, src: Source): string;
+}
