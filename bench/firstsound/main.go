@@ -33,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"net"
 	"net/http"
@@ -428,22 +429,34 @@ func buildSite(root, dir string) error {
 		}
 		root = strings.TrimSpace(string(out))
 	}
-	ents, err := os.ReadDir(filepath.Join(root, "www"))
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		n := e.Name()
-		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "ambient.wasm") || n == "wasm_exec.js" {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(root, "www", n))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, n), b, 0o644)
-		}
+	// www's files, its folders (the page's modules) included.
+	src := filepath.Join(root, "www")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
+		rel, _ := filepath.Rel(src, p)
+		n := d.Name()
+		if rel != "." && strings.HasPrefix(n, ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		if rel == n && (strings.HasPrefix(n, "ambient.wasm") || n == "wasm_exec.js") {
+			return nil // built below
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		return err
 	}
 	b := server.WasmBuild{Module: root, WWW: dir}
 	t0 := time.Now()
