@@ -1,94 +1,110 @@
-// drive.mjs: the browser half of the end-to-end test (e2e_test.go runs it).
-// It opens the demo page in headless Chromium with a probe that taps what
+// drive.mjs: the browser half of the end-to-end test (e2e_test.go runs it,
+// once per engine). It opens the demo page in the browser that
+// ACAMBIENT_E2E_BROWSER names (browsers.mjs), with a probe that taps what
 // reaches the Web Audio destination (browser-testing.md §4), walks the
 // scenario below, and prints one JSON object of measurements; the Go test
 // asserts on them.
 //
-//   node drive.mjs PLAYWRIGHT_DIR CHROMIUM URL CONTROL_URL MODE
+//   node drive.mjs URL CONTROL_URL EXPECT_JSON MODE
 //
-// MODE "full" runs everything; "dropouts" measures 60 s idle and 60 s with
-// the main thread busy 30 ms of every 50 ms.
-const [pwDir, chromium, url, control, mode = "full"] = process.argv.slice(2);
-const { chromium: launcher } = await import(pwDir + "/node_modules/playwright-core/index.mjs");
+// EXPECT_JSON is a file of gather's instances at the landmarks the scenario
+// listens at ({river: [...], desert: [...]}). MODE "full" runs everything;
+// "dropouts" adds 60 s idle and 60 s with the main thread busy 30 ms of
+// every 50 ms.
+//
+// Nothing here sleeps for a fixed time to let something happen: each step
+// waits for what the page reports (its state(), its events) or for what the
+// probe's tap counts at the destination (frames, runs of zeros), with a
+// generous timeout. Waits whose failure is the finding are recorded as
+// flags for the Go test to report; the others end the scenario.
+import { readFile } from "node:fs/promises";
+import { open } from "./browsers.mjs";
 
-const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
-const browser = await launcher.launch({ executablePath: chromium, headless: true, args });
-const out = { console: [], steps: {} };
-const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-page.on("console", (m) => {
-  if (m.type() === "error" || m.type() === "warning") out.console.push({ type: m.type(), text: m.text(), url: m.location().url || "" });
-});
-page.on("pageerror", (e) => out.console.push({ type: "pageerror", text: String(e.message), url: "" }));
-page.on("requestfailed", () => {}); // failed fetches while the server is down are expected; reported by the page as "error" events
+const [url, control, expectFile, mode = "full"] = process.argv.slice(2);
+const expected = JSON.parse(await readFile(expectFile, "utf8"));
 
-await page.addInitScript(probeSource);
+const RATE = 48000;
+// What the output holds between the engine's clock and the destination:
+// oto's player (16384 frames) and the ScriptProcessor (8192) in wasm/audio.go,
+// and a render quantum or two; rounded up.
+const PIPELINE = 32768;
+
+const page = await open();
+const out = { engine: page.info, console: [], steps: {} };
+await page.initScript(`(${probeSource.toString()})();`);
 
 const ctl = async (what) => (await fetch(control + "/" + what, { method: "POST" })).json();
-const T = (ms) => new Promise((r) => setTimeout(r, ms));
-const waitFor = (fn, arg, timeout = 30000) => page.waitForFunction(fn, arg, { timeout, polling: 50 });
+const waitFor = (fn, arg, timeout = 30000) => page.waitFor(fn, arg, { timeout });
+// holds is waitFor that resolves false on a timeout: for waits whose failure
+// is what the Go test reports.
+const holds = (fn, arg, timeout) => waitFor(fn, arg, timeout).then(() => true, () => false);
+const state = () => page.eval(() => window.ambient.state());
 
 try {
   await page.goto(url + "#0xA9B5002D/120,96,22.85"); // the river landmark
-  await waitFor(() => window.ambient && window.__errors !== undefined);
+  await waitFor(() => window.ambient && window.__errors !== undefined, null, 60000);
   await settled("0xA9B5002D");
-  out.steps.beforeClick = await page.evaluate(() => ({
-    ctx: !!window.probe.ctx, frames: window.probe.stats ? window.probe.stats.frames : 0,
-    overlay: !document.getElementById("overlay").classList.contains("hidden"),
+  // Nothing plays before the user acts: no context, no frames, the overlay
+  // up, while the engine's own clock (the silent pump) runs half a second.
+  const look = () => page.eval(() => ({
+    audio: window.ambient.state().audio, ctx: !!window.probe.ctx, frames: window.probe.stats ? window.probe.stats.frames : 0,
+    overlay: !document.getElementById("overlay").classList.contains("hidden"), time: window.ambient.state().time,
   }));
-  await T(500);
-  out.steps.beforeClick.framesLater = await page.evaluate(() => (window.probe.stats ? window.probe.stats.frames : 0));
+  out.steps.beforeClick = await look();
+  await clockAdvance(0.5);
+  out.steps.beforeClick.later = await look();
 
   // One click on the overlay starts the audio.
-  const box = await page.locator("#overlay").boundingBox();
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  await waitFor(() => window.probe.t.firstAudio !== undefined, null, 10000);
-  out.steps.start = await page.evaluate(() => ({
+  await page.clickOn("#overlay");
+  await waitFor(() => window.probe.t.firstAudio !== undefined, null, 20000);
+  const overlayGone = await holds(() => document.getElementById("overlay").classList.contains("hidden"), null, 10000);
+  out.steps.start = await page.eval(() => ({
     clickToSound: window.probe.t.firstAudio - window.probe.t.click,
     ctxCreatedAfterClick: window.probe.t.ctxCreated - window.probe.t.click,
     state: window.probe.ctx.state, rate: window.probe.ctx.sampleRate,
-    overlayHidden: document.getElementById("overlay").classList.contains("hidden"),
   }));
-  out.steps.firstSound = await page.evaluate(() => window.probe.loadingAt.firstAudio);
+  out.steps.start.overlayHidden = overlayGone;
+  out.steps.firstSound = await page.eval(() => window.probe.loadingAt.firstAudio);
 
-  out.steps.river = await listen("0xA9B5002D", 5000);
+  out.steps.river = await listen("0xA9B5002D", expected.river, 5);
 
-  await page.click('#landmarks button[data-name="desert"]');
+  await page.clickOn('#landmarks button[data-name="desert"]');
   await settled("0xA5B00037");
-  out.steps.desert = await listen("0xA5B00037", 5000);
+  out.steps.desert = await listen("0xA5B00037", expected.desert, 5);
 
-  // The cellar sees nothing outside: no instances, and silence once the
-  // voices already sounding have ended.
-  await page.click('#landmarks button[data-name="cellar"]');
+  // The cellar sees nothing outside: no instances, and once the voices
+  // already sounding have ended and the output has drained (a second of
+  // exact zeros at the destination), a further second of exact silence.
+  await page.clickOn('#landmarks button[data-name="cellar"]');
   await settled(null, (s) => !s.outdoorish);
-  await waitFor(() => window.ambient.state().voices.length === 0, null, 40000);
-  await T(1500); // what the output buffers still hold (about 0.7 s) drains
-  await page.evaluate(() => window.probe.reset());
-  await T(1500);
-  out.steps.cellar = await page.evaluate(() => ({ ...window.probe.summary(), sounds: window.ambient.state().sounds.filter((s) => s.soundCount > 0).length }));
+  const voicesEnded = await holds(() => window.ambient.state().voices.length === 0, null, 40000);
+  const drained = voicesEnded && await holds(() => window.probe.stats && window.probe.stats.run >= 48000, null, 30000);
+  await page.eval(() => window.probe.reset());
+  await frames(RATE);
+  out.steps.cellar = await page.eval(() => ({ ...window.probe.summary(), sounds: window.ambient.state().sounds.filter((s) => s.soundCount > 0).length }));
+  Object.assign(out.steps.cellar, { voicesEnded, drained });
 
   // Walk east across a landblock edge: from 24 m west of the river block's
   // east edge (the next ring is prefetched there), holding the right arrow
-  // (heading north: strafe east at 12 m/s).
-  const hostPre = await page.evaluate(() => window.ambient.state().loading);
+  // (heading north: strafe east at 12 m/s) until 8 m into the next block.
+  const hostPre = (await state()).loading;
   await gotoPos("0xA9B5003F/168,144,22.85");
   await settled("0xA9B5003F");
-  await T(300);
-  let log0 = (await ctl("log")).requests.length;
+  const log0 = (await ctl("log")).requests.length;
   const t0 = Date.now();
-  const host0 = await page.evaluate(() => window.ambient.state().loading);
-  await page.keyboard.down("ArrowRight");
-  await waitFor(() => (parseInt(window.ambient.state().where.objcellId, 16) >>> 24) === 0xAA, null, 10000);
+  const host0 = (await state()).loading;
+  await page.keyDown("ArrowRight");
+  await waitFor(() => (parseInt(window.ambient.state().where.objcellId, 16) >>> 24) === 0xAA, null, 20000);
   const crossedAt = Date.now();
-  const hostAtCrossing = await page.evaluate(() => { const s = window.ambient.state(); return { ...s.loading, cell: s.where.objcellId, n: s.sounds.filter((x) => x.soundCount > 0).length }; });
-  await T(1000);
-  await page.keyboard.up("ArrowRight");
+  const hostAtCrossing = await page.eval(() => { const s = window.ambient.state(); return { ...s.loading, cell: s.where.objcellId, n: s.sounds.filter((x) => x.soundCount > 0).length }; });
+  await waitFor(() => { const w = window.ambient.state().where; return (parseInt(w.objcellId, 16) >>> 24) === 0xAA && w.x >= 8; }, null, 20000);
+  await page.keyUp("ArrowRight");
   await settledAny();
   const walkEnd = Date.now();
   const log1 = (await ctl("log")).requests;
-  const hostEnd = await page.evaluate(() => window.ambient.state().loading);
+  const hostEnd = (await state()).loading;
   out.steps.walk = { t0, crossedAt, walkEnd, requests: log1.slice(log0), hostPre, host0, hostAtCrossing, hostEnd,
-    rebuilds: await page.evaluate((t) => window.__rebuilds.filter((r) => r.at >= t), t0) };
+    rebuilds: await page.eval((t) => window.__rebuilds.filter((r) => r.at >= t), t0) };
 
   // The dat server goes away mid-walk: the walk goes on into land not yet
   // loaded (the forest's SoundTables and Waves: the map's tiles have put
@@ -96,104 +112,151 @@ try {
   // already loaded goes on.
   await gotoPos("0xAAB5002E/130,120,22.85");
   await settledAny();
-  await page.evaluate(() => { window.__errors.length = 0; });
+  await page.eval(() => { window.__errors.length = 0; });
   await ctl("down");
-  await page.keyboard.down("ArrowRight");
-  await T(400);
-  await page.keyboard.up("ArrowRight");
-  await page.click('#landmarks button[data-name="forest"]');
-  await waitFor(() => window.__errors.length > 0, null, 20000).catch(() => {});
+  const X0 = (await state()).where.X;
+  await page.keyDown("ArrowRight");
+  await waitFor((X0) => window.ambient.state().where.X >= X0 + 4, X0, 20000);
+  await page.keyUp("ArrowRight");
+  await page.clickOn('#landmarks button[data-name="forest"]');
+  const gotError = await holds(() => window.__errors.length > 0, null, 30000);
   // The voices sounding when the error comes (the host's own count: what
   // it had loaded plays on), then a second of what is heard.
-  const voicesAtError = await page.evaluate(() => { window.probe.reset(); return window.ambient.state().voices.length; });
-  await T(1000);
-  out.steps.down = await page.evaluate(() => ({ errors: window.__errors.slice(0, 3), audio: window.probe.summary(), state: live(window.ambient.state()) }));
-  out.steps.down.voicesAtError = voicesAtError;
+  const voicesAtError = await page.eval(() => { window.probe.reset(); return window.ambient.state().voices.length; });
+  await frames(RATE);
+  out.steps.down = await page.eval(() => ({ errors: window.__errors.slice(0, 3), audio: window.probe.summary(), state: live(window.ambient.state()) }));
+  Object.assign(out.steps.down, { gotError, voicesAtError });
   await ctl("up");
   // Recovery: the page goes on loading once the server is back.
-  await page.click('#landmarks button[data-name="forest"]');
+  await page.clickOn('#landmarks button[data-name="forest"]');
   await settled("0xAEB90013", (s) => s.sounds.some((x) => x.soundCount > 0), 40000);
-  await page.evaluate(() => window.probe.reset());
-  await T(2000);
-  out.steps.recovered = await page.evaluate(() => ({ state: live(window.ambient.state()), audio: window.probe.summary() }));
+  await soundsHere("0xAEB90013");
+  await page.eval(() => window.probe.reset());
+  await frames(2 * RATE);
+  out.steps.recovered = await page.eval(() => ({ state: live(window.ambient.state()), audio: window.probe.summary() }));
 
-  // stop() silences the output; start() brings it back.
-  await page.evaluate(() => window.ambient.stop());
-  await T(800);
-  await page.evaluate(() => window.probe.reset());
-  await T(1000);
-  out.steps.stopped = await page.evaluate(() => ({ audio: window.probe.summary(), state: window.ambient.state().audio }));
-  out.steps.restarted = await page.evaluate(() => window.ambient.start());
-  await page.evaluate(() => window.probe.reset());
-  await T(1500);
-  out.steps.restarted.audio = await page.evaluate(() => window.probe.summary());
+  // stop(): the page reports the audio suspended, and while the engine's
+  // clock goes on for a second nothing at all reaches the destination;
+  // start() brings the sound back.
+  await page.eval(() => window.ambient.stop());
+  const suspended = await holds(() => window.ambient.state().audio === "suspended", null, 20000);
+  await page.eval(() => window.probe.reset());
+  const clockRan = await clockAdvance(1).then(() => true, () => false);
+  out.steps.stopped = await page.eval(() => ({ audio: window.probe.summary(), state: window.ambient.state().audio, running: window.ambient.running }));
+  Object.assign(out.steps.stopped, { suspended, clockRan });
+  out.steps.restarted = { answer: await page.eval(() => window.ambient.start()) };
+  out.steps.restarted.running = await holds(() => window.ambient.state().audio === "running", null, 20000);
+  await page.eval(() => window.probe.reset());
+  out.steps.restarted.heard = await holds(() => window.probe.stats && window.probe.stats.frames >= 72000, null, 30000);
+  out.steps.restarted.audio = await page.eval(() => window.probe.summary());
 
   // The world's corners: the snowfield landmark (north-west) and the
   // south-east corner block. Their rings reach past the demo's land; the
   // page knows from the landblock listing that those blocks are not there.
-  await page.click('#landmarks button[data-name="snowfield"]');
+  await page.clickOn('#landmarks button[data-name="snowfield"]');
   await settled("0xA4BA0031");
   await gotoPos("0xAFAF0001/4,4,20");
   await settled("0xAFAF0001");
-  out.steps.corners = await page.evaluate(() => ({
+  out.steps.corners = await page.eval(() => ({
     outside: window.ambient.landblock(0xA3, 0xBB), inside: window.ambient.landblock(0xA4, 0xBA),
     unknown: window.ambient.landblock(0x10, 0x10),
   }));
 
   if (mode === "dropouts") {
-    await page.click('#landmarks button[data-name="river"]');
+    await page.clickOn('#landmarks button[data-name="river"]');
     await settled("0xA9B5002D");
-    await page.evaluate(() => window.probe.reset());
-    await T(60000);
-    out.steps.idle60 = await page.evaluate(() => window.probe.summary());
-    await page.evaluate(() => { window.probe.reset(); window.probe.jank(30, 50); });
-    await T(60000);
-    out.steps.jank60 = await page.evaluate(() => { window.probe.stopJank(); return window.probe.summary(); });
+    await page.eval(() => window.probe.reset());
+    await frames(60 * RATE, 120000);
+    out.steps.idle60 = await page.eval(() => window.probe.summary());
+    await page.eval(() => { window.probe.reset(); window.probe.jank(30, 50); });
+    await frames(60 * RATE, 120000);
+    out.steps.jank60 = await page.eval(() => { window.probe.stopJank(); return window.probe.summary(); });
   }
 } catch (e) {
   out.error = String(e && e.stack || e);
 }
-out.finalErrors = await page.evaluate(() => window.__errors || []).catch(() => []);
-await browser.close();
+out.finalErrors = await page.eval(() => window.__errors || []).catch(() => []);
+for (const m of await page.logs()) {
+  if (m.type === "error" || m.type === "warning" || m.type === "pageerror") out.console.push(m);
+}
+await page.close();
 console.log(JSON.stringify(out));
 
-// settled waits until the page's player is at cell (or any, with null) and
-// the host has nothing pending, and cond(state) holds.
+// settled waits until the page's player is at cell (or any, with null), the
+// host has nothing pending and cond(state) holds, and then until the host's
+// clock (state().time) has gone 0.1 s (three ticks) past that with nothing
+// pending since: the host rebuilds at the first tick after the last record
+// it lacked arrived (core/session), so the state read then is that rebuild's.
 async function settled(cell, cond, timeout = 30000) {
-  await waitFor(({ cell, cond }) => {
-    const s = window.ambient.state();
-    const f = cond ? new Function("s", "return (" + cond + ")(s)") : () => true;
-    return (!cell || s.where.objcellId === cell) && s.loading.pending === 0 && f(s);
-  }, { cell, cond: cond ? cond.toString() : null }, timeout);
-  await T(250); // the rebuild on arrival
+  const end = Date.now() + timeout;
+  const left = () => Math.max(1, end - Date.now());
+  for (;;) {
+    const t = await waitFor(({ cell, cond }) => {
+      const s = window.ambient.state();
+      const f = cond ? new Function("s", "return (" + cond + ")(s)") : () => true;
+      return (!cell || s.where.objcellId === cell) && s.loading.pending === 0 && f(s) && { t: s.time };
+    }, { cell, cond: cond ? cond.toString() : null }, left());
+    const r = await waitFor((t) => {
+      const s = window.ambient.state();
+      return s.loading.pending !== 0 ? "busy" : s.time >= t + 0.1 ? "ok" : false;
+    }, t.t, left());
+    if (r === "ok") return;
+  }
 }
 async function settledAny() { await settled(null); }
 
-// gotoPos types a position into the page's box, then gives the map the
-// keyboard (for the walking keys).
-async function gotoPos(pos) {
-  await page.fill("#gotoInput", pos);
-  await page.press("#gotoInput", "Enter");
-  await T(200);
-  await page.focus("#map");
+// clockAdvance waits until the engine's clock has run secs.
+async function clockAdvance(secs, timeout = 30000) {
+  const t = (await state()).time;
+  await waitFor(({ t, secs }) => window.ambient.state().time >= t + secs, { t, secs }, timeout);
 }
 
-// listen measures a spot for ms after resetting the tap: the page's live
-// instances, the RMS and the spectrum at the destination.
-async function listen(cell, ms) {
-  // Voices from the last spot play on to their end (as in retail): wait
-  // until every voice sounding was started here, and for the output
-  // buffers (about 0.5 s) to play out what came before.
+// frames waits until the tap has counted n frames since its last reset.
+async function frames(n, timeout = 30000) {
+  await waitFor((n) => window.probe.stats && window.probe.stats.frames >= n, n, timeout);
+}
+
+// gotoPos types a position into the page's box and presses Enter, waits
+// for the player to be in its cell, then gives the map the keyboard (for
+// the walking keys).
+async function gotoPos(pos) {
+  await page.eval((pos) => { const i = document.getElementById("gotoInput"); i.focus(); i.value = pos; }, pos);
+  await page.press("Enter");
+  await waitFor((cell) => window.ambient.state().where.objcellId === cell, pos.split("/")[0]);
+  await page.eval(() => document.getElementById("map").focus());
+}
+
+// soundsHere waits until what reaches the destination is the sound of the
+// spot at cell alone. Voices from the last spot play on to their end (as in
+// retail): wait until voices sound and every one was started at this spot's
+// last rebuild or after, then for the output to play out what the engine
+// had mixed before (PIPELINE frames, as the tap counts them).
+async function soundsHere(cell) {
   await waitFor((cell) => {
+    // (A probe installed after the page's first rebuild, as in WebKit,
+    // has no rebuild of the first spot: no voices came before it.)
     const rb = window.__rebuilds.filter((r) => r.objcellId === cell).pop();
-    return rb && window.ambient.state().voices.every((v) => v.t >= rb.t);
+    const v = window.ambient.state().voices;
+    return (rb ? v.every((x) => x.t >= rb.t) : window.probe.late && window.__rebuilds.length === 0) && v.length > 0;
   }, cell, 40000);
-  await T(800);
-  await page.evaluate(() => window.probe.reset());
+  const total = await waitFor(() => window.probe.stats && window.probe.stats.total);
+  await waitFor((n) => window.probe.stats && window.probe.stats.total >= n, total + PIPELINE);
+}
+
+// listen measures a spot for secs of audio after resetting the tap: the
+// page's live instances, the RMS and the spectrum at the destination.
+async function listen(cell, want, secs) {
+  // The page's instances become gather's here (matched: false if they
+  // never do; the Go test shows the difference).
+  const matched = await holds((want) => window.probe.same(live(window.ambient.state()).sounds, want), want, 40000);
+  await soundsHere(cell);
+  await page.eval(() => window.probe.reset());
+  // One spectrum per analyser window (8192 frames) of audio, as the tap
+  // counts them.
   const spectra = [];
-  for (let i = 0; i < ms / 170; i++) {
-    await T(170); // one analyser window (8192 frames at 48 kHz)
-    spectra.push(await page.evaluate(() => window.probe.bands()));
+  for (let f = 8192; f <= secs * RATE; f += 8192) {
+    await frames(f);
+    spectra.push(await page.eval(() => window.probe.bands()));
   }
   // Mean power per band over the snapshots that hold sound: a constant
   // sound whose wave is shorter than its min_rate leaves silent gaps (retail
@@ -208,22 +271,33 @@ async function listen(cell, ms) {
     return keep[0].map((_, k) => { const v = keep.map((s) => s[k]).sort((a, b) => a - b); return v[v.length >> 1]; });
   };
   const h = spectra.length >> 1;
-  return await page.evaluate(({ bands, first, second }) => ({ ...window.probe.summary(), bands, first, second, state: live(window.ambient.state()) }),
+  const r = await page.eval(({ bands, first, second }) => ({ ...window.probe.summary(), bands, first, second, state: live(window.ambient.state()) }),
     { bands: avg(spectra), first: avg(spectra.slice(0, h)), second: avg(spectra.slice(h)) });
+  r.matched = matched;
+  return r;
 }
 
 function probeSource() {
-  // Runs before any page script: taps whatever is connected to the
-  // destination (browser-testing.md §4) and notes the click and the first
-  // non-zero sample.
-  const probe = window.probe = { t: {}, stats: null, loadingAt: {} };
+  // Runs before any page script (WebKit: right after the load event, still
+  // before the click that makes the page's AudioContext): taps whatever is
+  // connected to the destination (browser-testing.md §4) and notes the
+  // click and the first non-zero sample.
+  const probe = window.probe = { t: {}, stats: null, loadingAt: {}, gen: 0 };
   window.__errors = [];
   window.__rebuilds = [];
   window.live = (s) => ({ objcellId: s.where.objcellId, outdoorish: s.outdoorish, total: s.totalSoundCount, cells: s.contributingCells,
     sounds: s.sounds, held: s.heldInstances, voices: s.voices.length, loading: s.loading });
+  // same compares two JSON values exactly, whatever their key order.
+  const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v);
+  probe.same = (a, b) => JSON.stringify(canon(a)) === JSON.stringify(canon(b));
   addEventListener("pointerdown", () => { if (probe.t.click === undefined) probe.t.click = performance.now(); }, true);
+  // The tap: on the audio thread, every sample of the left channel. frames,
+  // sumsq, zero runs and steps since the last reset; total frames ever; run,
+  // the exact zeros ending at the last sample. Stats carry the reset's gen
+  // so that one posted before a reset never counts after it.
   const tap = `class Tap extends AudioWorkletProcessor {
-    constructor() { super(); this.reset(); this.port.onmessage = (e) => { if (e.data === 'reset') this.reset(); }; }
+    constructor() { super(); this.total = 0; this.gen = 0; this.reset(); this.port.onmessage = (e) => { if (e.data && e.data.reset !== undefined) { this.gen = e.data.reset; this.reset(); } }; }
     reset() { const was = !!(this.s && this.s.started); this.s = { type: 'stats', started: was, frames: 0, sumsq: 0, zeroRuns: 0, zeroFrames: 0, maxZeroRun: 0, discontinuities: 0, maxStep: 0, blocks: 0 }; this.prev = 0; this.run = 0; }
     endRun() { const s = this.s; if (this.run >= 2) { s.zeroRuns++; s.zeroFrames += this.run; s.maxZeroRun = Math.max(s.maxZeroRun, this.run); } this.run = 0; }
     process(inputs) {
@@ -232,13 +306,13 @@ function probeSource() {
       for (let i = 0; i < x.length; i++) {
         const v = x[i];
         if (!s.started) { if (v === 0) continue; s.started = true; this.prev = v; this.port.postMessage({ type: 'first' }); }
-        s.frames++; s.sumsq += v * v;
+        s.frames++; this.total++; s.sumsq += v * v;
         if (v !== 0) { if (this.run) this.endRun(); } else this.run++;
         const d = Math.abs(v - this.prev); if (d > s.maxStep) s.maxStep = d;
         if (d > 0.25) s.discontinuities++;
         this.prev = v;
       }
-      if ((s.blocks & 15) === 0) this.port.postMessage(s);
+      if ((s.blocks & 15) === 0) { s.run = this.run; s.total = this.total; s.gen = this.gen; this.port.postMessage(s); }
       return true;
     }
   }
@@ -261,10 +335,11 @@ function probeSource() {
               probe.t.firstAudio = performance.now();
               try { probe.loadingAt.firstAudio = window.ambient.state().loading; } catch { }
             }
-          } else probe.stats = e.data;
+          } else if (e.data.gen === probe.gen) probe.stats = e.data;
         };
         this.__tapIn.connect(w);
         probe.tap = w;
+        w.port.postMessage({ reset: probe.gen });
       });
     }
   };
@@ -289,14 +364,15 @@ function probeSource() {
   };
   probe.summary = () => {
     const s = probe.stats || { frames: 0, sumsq: 0, zeroRuns: 0, zeroFrames: 0, discontinuities: 0, maxStep: 0, maxZeroRun: 0 };
-    return { state: probe.ctx ? probe.ctx.state : "none", secs: s.frames / (probe.ctx ? probe.ctx.sampleRate : 48000),
+    return { state: probe.ctx ? probe.ctx.state : "none", frames: s.frames, secs: s.frames / (probe.ctx ? probe.ctx.sampleRate : 48000),
       rms: s.frames ? Math.sqrt(s.sumsq / s.frames) : 0, zeroRuns: s.zeroRuns, zeroFrames: s.zeroFrames, maxZeroRun: s.maxZeroRun,
       discontinuities: s.discontinuities, maxStep: s.maxStep };
   };
-  probe.reset = () => { probe.stats = null; if (probe.tap) probe.tap.port.postMessage("reset"); };
+  probe.reset = () => { probe.gen++; probe.stats = null; if (probe.tap) probe.tap.port.postMessage({ reset: probe.gen }); };
   probe.jank = (busy, every) => { probe.jt = setInterval(() => { const e = performance.now() + busy; while (performance.now() < e) { } }, every); };
   probe.stopJank = () => clearInterval(probe.jt);
   // The page's events, recorded from the moment window.ambient appears.
+  probe.late = !!window.ambient;
   const hook = setInterval(() => {
     if (!window.ambient) return;
     clearInterval(hook);

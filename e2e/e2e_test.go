@@ -1,14 +1,15 @@
-// Package e2e drives the demo page in headless Chromium (node +
-// playwright-core, browser-testing.md) against `serve`'s handler and against
-// `export`'s tree behind a plain static file server, and checks what a user
-// would notice: silence before the click, the instances `gather` computes,
-// real and different audio at two terrains, a silent cellar, no fetch on the
-// critical path when crossing a landblock edge, an error event and
-// continued sound when the dat server dies mid-walk, recovery, and no
-// console errors.
+// Package e2e drives the demo page in headless Chromium, Firefox and WebKit
+// (node and browsers.mjs, browser-testing.md) against `serve`'s handler and
+// against `export`'s tree behind a plain static file server, and checks what
+// a user would notice: silence before the click, the instances `gather`
+// computes, real and different audio at two terrains, a silent cellar, no
+// fetch on the critical path when crossing a landblock edge, an error event
+// and continued sound when the dat server dies mid-walk, recovery, stop and
+// start, and no console errors.
 //
-// Without chromium, node or npm the tests skip locally and fail when
-// CI=true. ACAMBIENT_E2E_DROPOUTS=1 adds two 60 s dropout measurements.
+// Without a browser, node or npm the tests skip locally and fail when
+// CI=true (engines_test.go). ACAMBIENT_E2E_DROPOUTS=1 adds two 60 s dropout
+// measurements.
 package e2e
 
 import (
@@ -35,50 +36,6 @@ import (
 	"acambient/datfetch"
 	"acambient/server"
 )
-
-const playwrightVersion = "1.65.1"
-
-// need finds the browser and node, and installs playwright-core into a
-// cache folder (never `npx playwright install`: Debian's chromium is used).
-func need(t *testing.T) (chromium, pwDir string) {
-	t.Helper()
-	miss := func(format string, a ...any) {
-		t.Helper()
-		msg := fmt.Sprintf(format, a...)
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("e2e: %s (CI=true: the browser tests must run)", msg)
-		}
-		t.Skipf("e2e: %s; skipping the browser tests (apt-get install chromium nodejs npm)", msg)
-	}
-	for _, p := range []string{"/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		miss("no chromium")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		miss("no node")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	pwDir = filepath.Join(cache, "acambient-e2e", "playwright-core-"+playwrightVersion)
-	if _, err := os.Stat(filepath.Join(pwDir, "node_modules", "playwright-core", "package.json")); err != nil {
-		if _, err := exec.LookPath("npm"); err != nil {
-			miss("no npm to install playwright-core")
-		}
-		out, err := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", pwDir,
-			"playwright-core@"+playwrightVersion).CombinedOutput()
-		if err != nil {
-			t.Fatalf("npm install playwright-core: %v\n%s", err, out)
-		}
-	}
-	return chromium, pwDir
-}
 
 var (
 	buildOnce sync.Once
@@ -190,14 +147,16 @@ func (l *reqLog) wrap(h http.Handler) http.Handler {
 
 // result is drive.mjs's output.
 type result struct {
+	Engine struct {
+		Engine  string `json:"engine"`
+		Version string `json:"version"`
+	} `json:"engine"`
 	Console []struct{ Type, Text, URL string } `json:"console"`
 	Error   string                             `json:"error"`
 	Steps   struct {
 		BeforeClick struct {
-			Ctx         bool `json:"ctx"`
-			Frames      int  `json:"frames"`
-			FramesLater int  `json:"framesLater"`
-			Overlay     bool `json:"overlay"`
+			pageLook
+			Later pageLook `json:"later"` // after half a second of the engine's clock
 		} `json:"beforeClick"`
 		Start struct {
 			ClickToSound  float64 `json:"clickToSound"`
@@ -211,7 +170,9 @@ type result struct {
 		DesertRaw     json.RawMessage `json:"desert"`
 		Cellar        struct {
 			audio
-			Sounds int `json:"sounds"`
+			Sounds      int  `json:"sounds"`
+			VoicesEnded bool `json:"voicesEnded"`
+			Drained     bool `json:"drained"` // a second of exact zeros came
 		} `json:"cellar"`
 		Walk struct {
 			T0        int64             `json:"t0"`
@@ -227,6 +188,7 @@ type result struct {
 		Down struct {
 			VoicesAtError int       `json:"voicesAtError"`
 			Errors        []string  `json:"errors"`
+			GotError      bool      `json:"gotError"`
 			Audio         audio     `json:"audio"`
 			State         liveState `json:"state"`
 		} `json:"down"`
@@ -235,11 +197,19 @@ type result struct {
 			Audio audio     `json:"audio"`
 		} `json:"recovered"`
 		Stopped struct {
-			Audio audio  `json:"audio"`
-			State string `json:"state"`
+			Audio     audio  `json:"audio"` // what reached the destination while stopped
+			State     string `json:"state"`
+			Running   bool   `json:"running"`
+			Suspended bool   `json:"suspended"` // the page reported it
+			ClockRan  bool   `json:"clockRan"`  // the engine's clock ran a second meanwhile
 		} `json:"stopped"`
 		Restarted struct {
-			Running bool  `json:"running"`
+			Answer struct { // what start() resolved with
+				Running           bool `json:"running"`
+				WaitingForGesture bool `json:"waitingForGesture"`
+			} `json:"answer"`
+			Running bool  `json:"running"` // the page then reported the audio running
+			Heard   bool  `json:"heard"`
 			Audio   audio `json:"audio"`
 		} `json:"restarted"`
 		Corners struct {
@@ -252,8 +222,18 @@ type result struct {
 	} `json:"steps"`
 }
 
+// pageLook is the page before the click.
+type pageLook struct {
+	Audio   string  `json:"audio"` // state().audio
+	Ctx     bool    `json:"ctx"`   // an AudioContext was made
+	Frames  int     `json:"frames"`
+	Overlay bool    `json:"overlay"`
+	Time    float64 `json:"time"`
+}
+
 type audio struct {
 	State           string  `json:"state"`
+	Frames          int     `json:"frames"`
 	Secs            float64 `json:"secs"`
 	RMS             float64 `json:"rms"`
 	ZeroRuns        int     `json:"zeroRuns"`
@@ -284,15 +264,19 @@ type liveState struct {
 
 type spot struct {
 	audio
-	Bands  []float64 `json:"bands"`
-	First  []float64 `json:"first"`  // the first half of the listen
-	Second []float64 `json:"second"` // the second half
-	State  liveState `json:"state"`
+	Matched bool      `json:"matched"` // the instances became gather's
+	Bands   []float64 `json:"bands"`
+	First   []float64 `json:"first"`  // the first half of the listen
+	Second  []float64 `json:"second"` // the second half
+	State   liveState `json:"state"`
 }
 
 func (r *result) decode(out []byte) error {
 	if err := json.Unmarshal(out, r); err != nil {
 		return err
+	}
+	if r.Error != "" {
+		return nil // a scenario that ended early: its error says why
 	}
 	if err := json.Unmarshal(r.Steps.RiverRaw, &r.Steps.River); err != nil {
 		return fmt.Errorf("river: %w", err)
@@ -303,17 +287,25 @@ func (r *result) decode(out []byte) error {
 	return nil
 }
 
+// The scenario listens at these landmarks (core/demo) and compares the
+// page's instances with gather's there.
+var scenarioSpots = []struct{ name, pos string }{
+	{"river", "0xA9B5002D/120,96,22.85"},
+	{"desert", "0xA5B00037/144,144,24.78"},
+}
+
+// TestPageAgainstServe: the scenario in every engine, against serve.
 func TestPageAgainstServe(t *testing.T) {
-	chromium, pw := need(t)
 	www, w := site(t)
 	h := server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})
-	runScenario(t, chromium, pw, h)
+	forEngines(t, allEngines, func(t *testing.T, b browserSpec) { runScenario(t, b, h) })
 }
 
+// TestPageAgainstStaticExport: the scenario against export's tree on a
+// plain static host, in Chromium (the tree, not the engine, is under test).
 func TestPageAgainstStaticExport(t *testing.T) {
-	chromium, pw := need(t)
 	www, w := site(t)
 	out := t.TempDir()
 	if _, err := server.Export(context.Background(), server.ExportOptions{
@@ -329,46 +321,67 @@ func TestPageAgainstStaticExport(t *testing.T) {
 	// A plain static file host: Go's file server with the stock MIME table
 	// (plus .wasm, which every real host knows).
 	mime.AddExtensionType(".wasm", "application/wasm")
-	runScenario(t, chromium, pw, http.FileServer(http.Dir(out)))
+	forEngines(t, []string{"chromium"}, func(t *testing.T, b browserSpec) { runScenario(t, b, http.FileServer(http.Dir(out))) })
 }
 
-func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
+// heard is the RMS at the destination above which a sound is heard:
+// −60 dBFS. The forest's bed alone, and a last voice of a spot, can be as
+// quiet as −56 dBFS; the river and the desert are near −28.
+const heard = 0.001
+
+func runScenario(t *testing.T, b browserSpec, h http.Handler) {
 	t.Helper()
 	log := &reqLog{}
 	srv := httptest.NewServer(log.wrap(h))
 	defer srv.Close()
 
-	_, file, _, _ := runtime.Caller(0)
+	want := map[string][]string{}
+	expect := map[string][]json.RawMessage{}
+	for _, s := range scenarioSpots {
+		raw := gatherRaw(t, s.pos)
+		expect[s.name], want[s.name] = raw, canon(t, raw)
+	}
+	expectFile := filepath.Join(t.TempDir(), "expect.json")
+	if j, err := json.Marshal(expect); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(expectFile, j, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	mode := "full"
 	if os.Getenv("ACAMBIENT_E2E_DROPOUTS") == "1" {
 		mode = "dropouts"
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(filepath.Dir(file), "drive.mjs"), pw, chromium,
-		srv.URL+"/", srv.URL+"/__e2e", mode)
+	cmd := nodeDriver(ctx, b, "drive.mjs", srv.URL+"/", srv.URL+"/__e2e", expectFile, mode)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	killGroup(cmd)
 	if err != nil {
 		t.Fatalf("drive.mjs: %v\n%s\n%s", err, out, stderr.String())
 	}
 	if p := os.Getenv("ACAMBIENT_E2E_DUMP"); p != "" {
-		os.WriteFile(p, out, 0o644)
+		os.WriteFile(p+"."+b.Engine, out, 0o644)
 	}
 	var r result
 	if err := r.decode(out); err != nil {
 		t.Fatalf("drive.mjs output: %v\n%s", err, out)
 	}
 	if r.Error != "" {
-		t.Fatalf("scenario failed: %s\nconsole: %+v", r.Error, r.Console)
+		t.Fatalf("scenario failed in %s %s: %s\nconsole: %+v", r.Engine.Engine, r.Engine.Version, r.Error, r.Console)
 	}
 	s := &r.Steps
-	t.Logf("click to first sound %.0f ms (context %s at %d Hz); before the first sound: %s", s.Start.ClickToSound, s.Start.State, s.Start.Rate, s.FirstSound)
+	t.Logf("%s %s: click to first sound %.0f ms (context %s at %d Hz); before the first sound: %s",
+		r.Engine.Engine, r.Engine.Version, s.Start.ClickToSound, s.Start.State, s.Start.Rate, s.FirstSound)
 
-	// Silent before the click: no running audio, nothing at the destination.
-	if s.BeforeClick.Frames != 0 || s.BeforeClick.FramesLater != 0 || !s.BeforeClick.Overlay {
-		t.Errorf("before the click: %+v; want no audio frames and the overlay shown", s.BeforeClick)
+	// Silent before the click: no audio context, nothing at the destination,
+	// while the engine's clock ran.
+	for _, l := range []pageLook{s.BeforeClick.pageLook, s.BeforeClick.Later} {
+		if l.Audio != "none" || l.Ctx || l.Frames != 0 || !l.Overlay {
+			t.Errorf("before the click: %+v; want no audio context, no frames, the overlay shown", l)
+		}
 	}
 	// The delay is measured and logged (a figure for the report), not
 	// asserted: timing on a shared machine is not a test.
@@ -381,18 +394,17 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 	// river's (heldInstances counts them) — real audio reaches the
 	// destination, and the two spectra differ.
 	for _, c := range []struct {
-		name, pos string
-		got       spot
-	}{{"river", "0xA9B5002D/120,96,22.85", s.River}, {"desert", "0xA5B00037/144,144,24.78", s.Desert}} {
-		want := gatherSounds(t, c.pos)
+		name string
+		got  spot
+	}{{"river", s.River}, {"desert", s.Desert}} {
 		got := canon(t, c.got.State.Sounds)
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: the page's instances\n%s\nwant gather's\n%s", c.name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		if !c.got.Matched || !slices.Equal(got, want[c.name]) {
+			t.Errorf("%s: the page's instances\n%s\nwant gather's\n%s", c.name, strings.Join(got, "\n"), strings.Join(want[c.name], "\n"))
 		}
 		if c.got.RMS < 0.003 || c.got.Secs < 2 {
 			t.Errorf("%s: RMS %.5f over %.1f s at the destination; want real audio", c.name, c.got.RMS, c.got.Secs)
 		}
-		t.Logf("%s: %d instances, RMS %.4f over %.1f s, bands %v", c.name, len(got), c.got.RMS, c.got.Secs, roundAll(c.got.Bands))
+		t.Logf("%s: %d instances, RMS %.4f (%.1f dBFS) over %.1f s, bands %v", c.name, len(got), c.got.RMS, 20*math.Log10(c.got.RMS), c.got.Secs, roundAll(c.got.Bands))
 	}
 	// The two halves of one listen differ by chance (which intermittent
 	// sounds fired: one loud call in one half made them differ by 11 dB
@@ -409,56 +421,70 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 		t.Logf("river vs desert: spectral shapes differ by %.2f dB RMS over 60 Hz–10 kHz (halves of one spot: %.2f)", d, same)
 	}
 
-	// The cellar sees no outside: no instances and exact silence.
-	if s.Cellar.Sounds != 0 || s.Cellar.RMS != 0 || s.Cellar.Secs < 1 {
-		t.Errorf("cellar: %d live instances, RMS %g over %.1f s; want none and silence", s.Cellar.Sounds, s.Cellar.RMS, s.Cellar.Secs)
+	// The cellar sees no outside: no instances, its voices end, the output
+	// drains, and then a second of exact silence.
+	if c := s.Cellar; c.Sounds != 0 || !c.VoicesEnded || !c.Drained || c.RMS != 0 || c.Frames < 48000 {
+		t.Errorf("cellar: %d live instances, voices ended %v, output drained %v, then RMS %g over %d frames; want none, true, true, exact silence over ≥ 48000",
+			c.Sounds, c.VoicesEnded, c.Drained, c.RMS, c.Frames)
 	}
 
-	// Crossing the landblock edge: nothing fetched between the start of the
-	// walk and just after the crossing (the next ring was prefetched).
+	// Crossing the landblock edge: the host (which also counts what the
+	// browser's HTTP cache answered) fetches nothing from the start of the
+	// walk to its end 8 m past the edge, the next ring having been
+	// prefetched (and the end is within 48 m of the edge behind, whose ring
+	// is held), and the new block has its instances at the crossing. The
+	// server sees no SoundTable or Wave asked for; landblocks it may (the
+	// map's tiles, which the host does not count).
 	w := s.Walk
-	var onPath []string
+	var portal []string
 	var recs, bytes int
 	for _, q := range w.Requests {
-		if q.At >= w.T0 && q.At <= w.CrossedAt+300 {
-			onPath = append(onPath, q.Path)
+		if !strings.Contains(q.Path, "/cell/") {
+			portal = append(portal, q.Path)
 		}
 		recs++
 		bytes += q.Bytes
 	}
-	if len(onPath) != 0 {
-		t.Errorf("crossing the edge fetched %v on the critical path", onPath)
+	if len(portal) != 0 {
+		t.Errorf("crossing the edge fetched %v", portal)
 	}
-	// The host's own count (it also counts what the browser's HTTP cache
-	// answered): nothing fetched or pending between the start of the walk and
-	// the crossing, and the new block already has its instances.
-	if w.HostAt.Records != w.Host0.Records || w.HostAt.Pending != 0 || w.HostAt.N == 0 {
-		t.Errorf("at the crossing (%s) the host had fetched %d records since the walk began, %d pending, %d live instances; want 0, 0, > 0",
-			w.HostAt.Cell, w.HostAt.Records-w.Host0.Records, w.HostAt.Pending, w.HostAt.N)
+	if w.HostAt.Records != w.Host0.Records || w.HostAt.Pending != 0 || w.HostAt.N == 0 || w.HostEnd.Records != w.Host0.Records {
+		t.Errorf("at the crossing (%s) the host had fetched %d records since the walk began, %d pending, %d live instances; %d by the walk's end; want 0, 0, > 0, 0",
+			w.HostAt.Cell, w.HostAt.Records-w.Host0.Records, w.HostAt.Pending, w.HostAt.N, w.HostEnd.Records-w.Host0.Records)
 	}
 	t.Logf("prefetch for one landblock crossing (moving within 48 m of the edge): %d records, %d bytes",
 		w.Host0.Records-w.HostPre.Records, w.Host0.Bytes-w.HostPre.Bytes)
-	t.Logf("walk across one landblock edge: server saw %d requests (%d bytes); the host fetched %d records (%d bytes) from the start of the walk to its end (prefetch of the ring beyond); %d rebuilds",
-		recs, bytes, w.HostEnd.Records-w.Host0.Records, w.HostEnd.Bytes-w.Host0.Bytes, len(w.Rebuilds))
+	t.Logf("walk across one landblock edge (crossed %d ms after the key went down): server saw %d requests (%d bytes); %d rebuilds",
+		w.CrossedAt-w.T0, recs, bytes, len(w.Rebuilds))
 
 	// The server dies mid-walk: an error event, the loaded sound goes on.
-	if len(s.Down.Errors) == 0 {
+	if !s.Down.GotError || len(s.Down.Errors) == 0 {
 		t.Errorf("no error event with the dat server down (player at %s)", s.Down.State.ObjCellID)
 	}
-	if s.Down.Audio.RMS < 0.003 || s.Down.VoicesAtError == 0 {
+	if s.Down.Audio.RMS < heard || s.Down.VoicesAtError == 0 {
 		t.Errorf("with the server down: RMS %.5f, %d voices when the error came; want the loaded sound to go on", s.Down.Audio.RMS, s.Down.VoicesAtError)
 	}
-	if len(s.Recovered.State.Sounds) == 0 || s.Recovered.Audio.RMS < 0.003 {
+	if len(s.Recovered.State.Sounds) == 0 || s.Recovered.Audio.RMS < heard {
 		t.Errorf("after the server came back: %d live instances, RMS %.5f; want the forest loaded and heard",
 			len(s.Recovered.State.Sounds), s.Recovered.Audio.RMS)
 	}
+	t.Logf("the forest after the server came back: RMS %.4f (%.1f dBFS); after stop() and start(): %.4f",
+		s.Recovered.Audio.RMS, 20*math.Log10(s.Recovered.Audio.RMS), s.Restarted.Audio.RMS)
 
-	// stop() and start() again.
-	if s.Stopped.State != "suspended" || s.Stopped.Audio.RMS != 0 {
-		t.Errorf("after stop(): audio %q, RMS %g; want suspended and silent", s.Stopped.State, s.Stopped.Audio.RMS)
+	// stop(): the page says suspended, and while the engine's clock runs on
+	// nothing reaches the destination; start() brings the sound back.
+	if st := s.Stopped; !st.Suspended || st.State != "suspended" || st.Running || !st.ClockRan || st.Audio.Frames != 0 {
+		t.Errorf("after stop(): reported suspended %v (audio %q, running %v), engine clock ran %v, %d frames reached the destination; want true, false, true, 0",
+			st.Suspended, st.State, st.Running, st.ClockRan, st.Audio.Frames)
 	}
-	if !s.Restarted.Running || s.Restarted.Audio.RMS < 0.003 {
-		t.Errorf("start() after stop(): running %v, RMS %.5f; want sound again", s.Restarted.Running, s.Restarted.Audio.RMS)
+	if !s.Restarted.Running || !s.Restarted.Heard || s.Restarted.Audio.RMS < heard {
+		t.Errorf("start() after stop(): the page reports running %v, heard %v, RMS %.5f; want sound again", s.Restarted.Running, s.Restarted.Heard, s.Restarted.Audio.RMS)
+	}
+	// start() answers after racing resume() against 200 ms: on a busy
+	// machine it can say it waits for a gesture while the audio resumes
+	// (not the scenario's to assert; noted).
+	if a := s.Restarted.Answer; !a.Running {
+		t.Logf("start() after stop() answered %+v, and the audio then ran", a)
 	}
 
 	// At the corners, no landblock the world lacks was asked for: the
@@ -476,16 +502,12 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 	}
 
 	// No console errors beyond the network's own lines for records dropped
-	// while the server was down; no 404 at all: the page reads the
-	// landblock listing and asks for no landblock the world lacks.
+	// while the server was down (consoleNoise); no 404 at all: the page
+	// reads the landblock listing and asks for no landblock the world lacks.
 	for _, m := range r.Console {
-		if m.Type == "warning" && strings.Contains(m.Text, "ScriptProcessorNode is deprecated") {
-			continue // oto/v2's output node; Chromium's own notice
+		if !consoleNoise(m.Type, m.Text, m.URL) {
+			t.Errorf("console %s: %s (%s)", m.Type, m.Text, m.URL)
 		}
-		if strings.HasPrefix(m.Text, "Failed to load resource") && strings.Contains(m.URL, "/files/") && !strings.Contains(m.Text, "404") {
-			continue
-		}
-		t.Errorf("console %s: %s (%s)", m.Type, m.Text, m.URL)
 	}
 	if s.Idle60 != nil {
 		t.Logf("dropouts, 60 s idle: %+v", *s.Idle60)
@@ -493,10 +515,30 @@ func runScenario(t *testing.T, chromium, pw string, h http.Handler) {
 	}
 }
 
-// gatherSounds runs the gather command's code path (a fresh engine, one
-// ChangePosition) through the binary, and canonicalises its sounds.
-func gatherSounds(t *testing.T, pos string) []string {
+// consoleNoise reports the console lines that are the engine's or the
+// network's, not the page's: Chromium's notice about oto/v2's output node
+// and its lines for records dropped while the server was down (a 404 is
+// not noise). Firefox logs no network failures to the console, and WebKit's
+// log is the page's own (browsers.mjs).
+func consoleNoise(typ, text, url string) bool {
+	switch {
+	case typ == "warning" && strings.Contains(text, "ScriptProcessorNode is deprecated"):
+		return true // oto/v2's output node; Chromium's own notice
+	case strings.HasPrefix(text, "Failed to load resource") && strings.Contains(url, "/files/") && !strings.Contains(text, "404"):
+		return true
+	}
+	return false
+}
+
+var gathered sync.Map // POS → []json.RawMessage
+
+// gatherRaw runs the gather command's code path (a fresh engine, one
+// ChangePosition) through the binary, and returns its sounds.
+func gatherRaw(t *testing.T, pos string) []json.RawMessage {
 	t.Helper()
+	if v, ok := gathered.Load(pos); ok {
+		return v.([]json.RawMessage)
+	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(file))
 	cmd := exec.Command("go", "run", ".", "gather", "-player", pos)
@@ -511,7 +553,8 @@ func gatherSounds(t *testing.T, pos string) []string {
 	if err := json.Unmarshal(out, &g); err != nil {
 		t.Fatal(err)
 	}
-	return canon(t, g.Sounds)
+	gathered.Store(pos, g.Sounds)
+	return g.Sounds
 }
 
 // canon re-encodes sounds so that key order and spacing cannot differ.

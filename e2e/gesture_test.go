@@ -38,13 +38,13 @@ const gestureGate = `(() => {
 // the audio: a "state" event reports it, the overlay goes, the pill says
 // "audio on", and sound reaches the destination.
 func TestPageWaitsForGesture(t *testing.T) {
-	need(t)
+	spec := needBrowser(t, "chromium") // the only engine whose driver's evaluations are not gestures
 	www, w := site(t)
 	srv := httptest.NewServer(server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	}))
 	t.Cleanup(srv.Close)
-	b := lfLaunch(t, false)
+	b := lfLaunch(t, spec)
 	b.do("initScript", "source", gestureGate)
 	b.do("initScript", "source", lfProbe)
 	b.do("goto", "url", srv.URL+"/#0xA9B5002D/120,96,22.85") // the river
@@ -74,7 +74,10 @@ func TestPageWaitsForGesture(t *testing.T) {
 		document.getElementById("overlay").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
 	})()`)
 	b.waitFor(`document.getElementById("overlayMsg").textContent.includes("waiting")`, 10*time.Second)
-	time.Sleep(time.Second)
+	// Sixty of the page's animation frames (a second at 60 Hz) for audio
+	// that should not flow. (Not the engine's clock: once start() was
+	// called it stands still until the audio runs.)
+	b.eval(nil, `new Promise((ok) => { let n = 0; const f = () => (++n >= 60 ? ok() : requestAnimationFrame(f)); requestAnimationFrame(f); })`)
 	var v view
 	b.eval(&v, look)
 	if v.Msg != "The browser is waiting for a click or key press…" || v.Hidden || v.Pill != "audio suspended" || v.Running {
@@ -83,14 +86,27 @@ func TestPageWaitsForGesture(t *testing.T) {
 	if len(v.Contexts) != 1 || v.Contexts[0] != 0 || v.RMS != 0 {
 		t.Errorf("before a gesture audio flows: contexts at %v s, RMS %v", v.Contexts, v.RMS)
 	}
+	// start() answers without a gesture, and says so; how long it took is
+	// a figure, not a test. (A start() that waited for the gesture would
+	// not answer before the page's generous timer.)
 	var r struct {
-		Running           bool `json:"running"`
-		WaitingForGesture bool `json:"waitingForGesture"`
+		Running           bool   `json:"running"`
+		WaitingForGesture bool   `json:"waitingForGesture"`
+		Answered          bool   `json:"answered"`
+		Context           string `json:"context"` // the context's state when start() answered
 		Ms                float64
 	}
-	b.eval(&r, `(async () => { const t0 = performance.now(); const r = await window.ambient.start(); return { ...r, Ms: performance.now() - t0 }; })()`)
-	if r.Running || !r.WaitingForGesture || r.Ms > 1000 {
-		t.Errorf("start() without a gesture: %+v; want running false, waitingForGesture true, within 1 s", r)
+	b.eval(&r, `(async () => {
+		const t0 = performance.now();
+		const r = await Promise.race([window.ambient.start().then((r) => ({ ...r, answered: true })),
+			new Promise((ok) => setTimeout(() => ok({ answered: false }), 30000))]);
+		return { ...r, context: window.__contexts[0].state, Ms: performance.now() - t0 };
+	})()`)
+	if !r.Answered || r.Running || !r.WaitingForGesture || r.Context != "suspended" {
+		t.Errorf("start() without a gesture: %+v; want an answer (running false, waitingForGesture true) while the context waits, suspended", r)
+	}
+	if r.Answered {
+		t.Logf("start() without a gesture answered in %.0f ms", r.Ms)
 	}
 
 	b.do("key", "key", "Shift")

@@ -1,64 +1,38 @@
-// A line-oriented bridge from a Go test to headless Chromium through
-// playwright-core: one JSON command a line on stdin, one JSON answer a line
-// on stdout ({ok, value} or {ok: false, error}). Started by leaflet_harness_test.go
-// with PLAYWRIGHT_MODULES naming the node_modules that hold playwright-core
-// (need, in e2e_test.go, installs it).
+// A line-oriented bridge from a Go test to a browser page (browsers.mjs):
+// one JSON command a line on stdin, one JSON answer a line on stdout
+// ({ok, value} or {ok: false, error}). Started by leaflet_harness_test.go
+// with ACAMBIENT_E2E_BROWSER describing the engine (engines_test.go).
 //
-//   node leaflet_driver.mjs CHROMIUM_PATH
-import { createRequire } from "node:module";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
+//   node leaflet_driver.mjs
 import readline from "node:readline";
+import { open } from "./browsers.mjs";
 
-const require = createRequire(path.join(process.env.PLAYWRIGHT_MODULES ?? ".", "x.js"));
-const { chromium } = require("playwright-core");
+const page = await open();
 
-// The browser-testing guide's flags: no network beyond 127.0.0.1 (the CDN is
-// answered by `route`), autoplay so tests need no gesture unless they ask.
-const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
-if (process.env.AUTOPLAY !== "0") args.push("--autoplay-policy=no-user-gesture-required");
-const browser = await chromium.launch({ executablePath: process.argv[2], headless: true, args });
-const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
-const logs = [];
-page.on("console", (m) => logs.push(`${m.type()}: ${m.text()}`));
-page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
-page.on("response", (r) => { if (r.status() >= 400) logs.push(`http ${r.status()} ${r.url()}`); });
-page.on("requestfailed", (r) => logs.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
-
-const types = { ".js": "text/javascript", ".css": "text/css", ".png": "image/png", ".map": "application/json" };
+// The log as lines: "TYPE: text" for the console and page errors,
+// "http STATUS URL" for answers of 400 and up, "requestfailed: URL why".
+const line = (m) => (m.type === "http" ? `http ${m.text}` : `${m.type}: ${m.text}`);
 
 const ops = {
+  info: () => page.info,
   // Answer every URL under prefix from files under dir (the CDN from npm's copy).
-  async route({ prefix, dir }) {
-    await page.route((u) => u.href.startsWith(prefix), async (r) => {
-      const rel = decodeURIComponent(new URL(r.request().url()).pathname.slice(new URL(prefix).pathname.length));
-      const file = path.join(dir, path.normalize("/" + rel));
-      try {
-        await r.fulfill({ status: 200, body: await readFile(file),
-          headers: { "content-type": types[path.extname(file)] ?? "application/octet-stream", "access-control-allow-origin": "*" } });
-      } catch {
-        await r.fulfill({ status: 404, body: "not found" });
-      }
-    });
-  },
-  initScript: ({ source }) => page.addInitScript(source),
-  goto: async ({ url }) => { await page.goto(url); },
-  eval: ({ expr }) => page.evaluate(expr),
-  waitFor: async ({ expr, timeoutMs }) => { await page.waitForFunction(expr, null, { timeout: timeoutMs ?? 30000, polling: 50 }); },
-  move: ({ x, y, steps }) => page.mouse.move(x, y, { steps: steps ?? 1 }),
-  click: ({ x, y }) => page.mouse.click(x, y),
-  key: ({ key }) => page.keyboard.press(key),
-  logs: () => logs.splice(0),
-  screenshot: async ({ path: file }) => { await page.screenshot({ path: file }); },
+  route: ({ prefix, dir }) => page.route(prefix, dir),
+  initScript: ({ source }) => page.initScript(source),
+  goto: ({ url }) => page.goto(url),
+  eval: ({ expr }) => page.eval(expr),
+  waitFor: ({ expr, timeoutMs }) => page.waitFor(expr, undefined, { timeout: timeoutMs ?? 30000 }).then(() => null),
+  move: ({ x, y, steps }) => page.move(x, y, steps ?? 1),
+  click: ({ x, y }) => page.click(x, y),
+  key: ({ key }) => page.press(key),
+  logs: async () => (await page.logs()).map(line),
+  screenshot: ({ path }) => page.screenshot(path),
 };
 
 const rl = readline.createInterface({ input: process.stdin });
-for await (const line of rl) {
+for await (const l of rl) {
   let out;
   try {
-    const cmd = JSON.parse(line);
+    const cmd = JSON.parse(l);
     out = { ok: true, value: (await ops[cmd.op](cmd)) ?? null };
   } catch (e) {
     out = { ok: false, error: String(e?.message ?? e) };
@@ -71,4 +45,4 @@ for await (const line of rl) {
   }
   process.stdout.write(text + "\n");
 }
-await browser.close();
+await page.close();

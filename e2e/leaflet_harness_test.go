@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,22 +24,11 @@ var lfPackages = map[string]string{
 	"@types/leaflet": "1.9.22",
 }
 
-// lfMissing skips a test that needs a tool this machine lacks, or fails it
-// under CI=true, where every tool must be there.
-func lfMissing(t *testing.T, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI: %s", msg)
-	}
-	t.Skipf("skipped: %s", msg)
-}
-
 func lfNode(t *testing.T) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		lfMissing(t, "node is not installed")
+		e2eMissing(t, "node is not installed")
 	}
 	return node
 }
@@ -56,7 +46,7 @@ func lfModules(t *testing.T) string {
 	lfNode(t)
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		lfMissing(t, "npm is not installed")
+		e2eMissing(t, "npm is not installed")
 	}
 	lfModulesOnce.Do(func() { lfModulesDir, lfModulesErr = lfInstall(npm) })
 	if lfModulesErr != nil {
@@ -99,8 +89,8 @@ func lfInstall(npm string) (string, error) {
 	return mods, nil
 }
 
-// lfBrowser is one headless Chromium page behind leaflet_driver.mjs: a
-// command bridge, where drive.mjs runs the demo page's fixed scenario.
+// lfBrowser is one browser page behind leaflet_driver.mjs: a command
+// bridge, where drive.mjs runs the demo page's fixed scenario.
 type lfBrowser struct {
 	t     *testing.T
 	cmd   *exec.Cmd
@@ -110,43 +100,38 @@ type lfBrowser struct {
 	stder strings.Builder
 }
 
-// lfLaunch starts the browser; autoplay lets audio start without a gesture.
-func lfLaunch(t *testing.T, autoplay bool) *lfBrowser {
+// lfLaunch starts the browser b describes.
+func lfLaunch(t *testing.T, b browserSpec) *lfBrowser {
 	t.Helper()
-	chromium, pw := need(t)
-	node := lfNode(t)
-	cmd := exec.Command(node, "leaflet_driver.mjs", chromium)
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_MODULES="+filepath.Join(pw, "node_modules"))
-	if !autoplay {
-		cmd.Env = append(cmd.Env, "AUTOPLAY=0")
-	}
-	b := &lfBrowser{t: t, cmd: cmd}
-	cmd.Stderr = &b.stder
+	cmd := nodeDriver(context.Background(), b, "leaflet_driver.mjs")
+	lb := &lfBrowser{t: t, cmd: cmd}
+	cmd.Stderr = &lb.stder
 	var err error
-	if b.in, err = cmd.StdinPipe(); err != nil {
+	if lb.in, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.out = bufio.NewScanner(stdout)
-	b.out.Buffer(make([]byte, 1<<20), 64<<20)
+	lb.out = bufio.NewScanner(stdout)
+	lb.out.Buffer(make([]byte, 1<<20), 64<<20)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		b.in.Close()
+		lb.in.Close() // the driver closes the browser at the end of its input
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
+		case <-time.After(20 * time.Second):
+			killGroup(cmd)
 			<-done
 		}
+		killGroup(cmd) // what the driver started and left
 	})
-	return b
+	return lb
 }
 
 // call sends one command and decodes its value into out (nil: discard).

@@ -78,7 +78,6 @@ var lfSpots = func() []lfSpot {
 // www plus extra files.
 func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 	t.Helper()
-	need(t)
 	www, w := site(t) // www with a fresh ambient.wasm, and the demo world
 	return lfServersWith(t, www, server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
@@ -106,10 +105,10 @@ func lfServersWith(t *testing.T, www string, soundServer http.Handler, extra map
 	return dat.URL, page.URL
 }
 
-// lfOpen launches Chromium with the CDN answered from npm's Leaflet and the
-// audio probe installed before any page script.
-func lfOpen(t *testing.T, initScripts ...string) *lfBrowser {
-	b := lfLaunch(t, false)
+// lfOpen launches the browser with the CDN answered from npm's Leaflet and
+// the audio probe installed before any page script.
+func lfOpen(t *testing.T, spec browserSpec, initScripts ...string) *lfBrowser {
+	b := lfLaunch(t, spec)
 	b.do("route", "prefix", "https://unpkg.com/leaflet@1.9.4/", "dir", filepath.Join(lfModules(t), "leaflet"))
 	b.do("initScript", "source", lfProbe)
 	for _, s := range initScripts {
@@ -122,9 +121,11 @@ func lfOpen(t *testing.T, initScripts ...string) *lfBrowser {
 // another; hovering the river and the desert puts the listener in the cell
 // the map position implies, with gather's instances, and sound reaches the
 // destination; after unbind the cursor no longer moves the listener.
-func TestLeafletExample(t *testing.T) {
+func TestLeafletExample(t *testing.T) { forEngines(t, leafletEngines, leafletExample) }
+
+func leafletExample(t *testing.T, spec browserSpec) {
 	datURL, pageURL := lfServers(t, nil)
-	b := lfOpen(t)
+	b := lfOpen(t, spec)
 	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
 	b.waitFor(`window.ambient && window.map && window.unbind`, 60*time.Second)
 	lfRecordSends(b, "window.ambient")
@@ -141,7 +142,10 @@ func TestLeafletExample(t *testing.T) {
 // tree on a plain static file host that sends the one header the README
 // asks of it, Access-Control-Allow-Origin.
 func TestLeafletExampleStaticExport(t *testing.T) {
-	need(t)
+	forEngines(t, leafletEngines, leafletExampleStaticExport)
+}
+
+func leafletExampleStaticExport(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	out := t.TempDir()
 	if _, err := server.Export(context.Background(), server.ExportOptions{
@@ -155,7 +159,7 @@ func TestLeafletExampleStaticExport(t *testing.T) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		files.ServeHTTP(w, r)
 	}), nil)
-	b := lfOpen(t)
+	b := lfOpen(t, spec)
 	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
 	b.waitFor(`window.ambient && window.map && window.unbind`, 60*time.Second)
 	lfRecordSends(b, "window.ambient")
@@ -180,14 +184,16 @@ const lfPlainPage = `<!doctype html>
 
 // TestLeafletUserscript: the same on a plain Leaflet page with the userscript
 // injected at document-start, as a userscript manager does.
-func TestLeafletUserscript(t *testing.T) {
+func TestLeafletUserscript(t *testing.T) { forEngines(t, leafletEngines, leafletUserscript) }
+
+func leafletUserscript(t *testing.T, spec browserSpec) {
 	datURL, pageURL := lfServers(t, map[string]string{"plain.html": lfPlainPage})
 	us, err := os.ReadFile(filepath.Join(lfWWW, "ambient.user.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := fmt.Sprintf("window.acAmbientConfig = { server: %q };", datURL)
-	b := lfOpen(t, cfg, string(us))
+	b := lfOpen(t, spec, cfg, string(us))
 	b.do("goto", "url", pageURL+"/extra/plain.html")
 	b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
 	// The hook bound the page's own map, and window.L is Leaflet again.
@@ -206,10 +212,38 @@ func TestLeafletUserscript(t *testing.T) {
 	lfNoErrors(t, b)
 }
 
-// lfRecordSends wraps amb.setPlayer to keep what the binding sends.
+// lfRecordSends wraps amb.setPlayer to keep what the binding sends, and
+// starts keeping amb's rebuilds (lfWatchRebuilds).
 func lfRecordSends(b *lfBrowser, amb string) {
 	b.eval(nil, `(() => { const a = `+amb+`, f = a.setPlayer;
 		window.sent = []; a.setPlayer = function (p) { window.sent.push(p); return f.apply(this, arguments); }; })()`)
+	lfWatchRebuilds(b, amb)
+}
+
+// lfWatchRebuilds keeps amb's rebuild events on amb itself (__rebuilds), so
+// that an instance replaced by another has its own.
+func lfWatchRebuilds(b *lfBrowser, amb string) {
+	b.eval(nil, `(() => { const a = `+amb+`;
+		if (!a.__rebuilds) { a.__rebuilds = []; a.on("rebuild", (ev) => a.__rebuilds.push(ev)); } })()`)
+}
+
+// lfSoundsHere waits until the sound at amb's destination is the spot at
+// cell's alone, then until it is audible (rms, an expression, above 1e-4).
+// Voices from the last spot play on to their end (as in retail), so first
+// every voice sounding must have started at the cell's last rebuild or
+// after (lfWatchRebuilds), as drive.mjs's soundsHere; then the audio clock
+// must run past what the output held before and one analyser window
+// (lfProbe's 32768 frames, and as many for oto's and the ScriptProcessor's
+// buffers).
+func lfSoundsHere(t *testing.T, b *lfBrowser, amb string, cell uint32, rms string) {
+	t.Helper()
+	b.waitFor(fmt.Sprintf(`(() => { const a = %s, rb = a.__rebuilds.filter((r) => r.objcellId === %q).pop();
+		const v = a.state().voices;
+		return rb && v.length > 0 && v.every((x) => x.t >= rb.t); })()`, amb, fmt.Sprintf("0x%08X", cell)), 40*time.Second)
+	var t0 float64
+	b.eval(&t0, amb+`.audioContext.currentTime`)
+	b.waitFor(fmt.Sprintf(`%s.audioContext.currentTime >= %v`, amb, t0+2*32768.0/48000), 30*time.Second)
+	b.waitFor(rms+` > 1e-4`, 15*time.Second)
 }
 
 // lfClickElement clicks the middle of a page element with a trusted click
@@ -275,6 +309,17 @@ func lfHoverAndCheck(t *testing.T, b *lfBrowser, amb string, s lfSpot) {
 	px := lfPoint(b, s)
 	n := lfSent(b)
 	b.do("move", "x", px.X-30, "y", px.Y-30)
+	// Let the approach's move land before the last one. Two setPlayer calls
+	// whose landblock is still loading can be applied in either order (the
+	// listener then stays in the earlier cell: seen in Firefox, a fault of
+	// the module's, not the binding's, reported apart); the binding is
+	// tested here.
+	b.waitFor(fmt.Sprintf(`(() => { const a = %s, s = a.state(), p = window.sent[window.sent.length - 1];
+		if (window.sent.length <= %d) return true;
+		if (s.loading.pending !== 0) return false;
+		const gx = Math.floor((p.ew * 10 + 1019.5)), gy = Math.floor((p.ns * 10 + 1019.5));
+		const id = ((gx >> 3) << 24 | (gy >> 3) << 16 | (8 * (gx & 7) + (gy & 7) + 1)) >>> 0;
+		return parseInt(s.player.objcellId, 16) === id; })()`, amb, n), 30*time.Second)
 	start := time.Now()
 	b.do("move", "x", px.X, "y", px.Y, "steps", 5)
 	lfWaitCell(b, amb, s.cell)
@@ -330,8 +375,9 @@ func lfHoverAndCheck(t *testing.T, b *lfBrowser, amb string, s lfSpot) {
 	if math.Abs(st.Player.Z-float64(sp.Pos.Z)) > 1e-3 || math.Abs(st.Player.Z) < 1 {
 		t.Errorf("%s: listener z %v, terrain z %v", s.name, st.Player.Z, sp.Pos.Z)
 	}
-	// Sound at the destination: the probe's RMS over the last 0.7 s.
-	b.waitFor(`window.probe && window.probe.rms() > 1e-4`, 15*time.Second)
+	// Sound at the destination from this spot's voices: the probe's RMS
+	// over the last 0.7 s.
+	lfSoundsHere(t, b, amb, s.cell, `window.probe.rms()`)
 }
 
 // lfCheckUnbind: after unbind, the mouse over other cells sends nothing and
@@ -367,6 +413,8 @@ func lfNoErrors(t *testing.T, b *lfBrowser) {
 	var bad, missing []string
 	for _, l := range b.logs() {
 		switch {
+		case strings.HasPrefix(l, "http 404 ") && strings.HasSuffix(l, "/favicon.ico"):
+			// Firefox asks for the icon of a page that names none; not the page's.
 		case strings.HasPrefix(l, "http 404 ") && strings.Contains(l, "/cell/files/") && strings.HasSuffix(strings.ToUpper(l), "FFFF"):
 			missing = append(missing, l)
 		case strings.HasPrefix(l, "error: Failed to load resource: the server responded with a status of 404"):
@@ -539,9 +587,11 @@ func lfCopy(t *testing.T, src, dst string) {
 // puts the marker and the listener there; the overlay draws the engine's
 // 3×3 ring, its contributing cells and the listener's cell), a fast sweep
 // of the cursor in cursor mode (sends throttled), and follow=center.
-func TestLeafletModes(t *testing.T) {
+func TestLeafletModes(t *testing.T) { forEngines(t, leafletEngines, leafletModes) }
+
+func leafletModes(t *testing.T, spec browserSpec) {
 	datURL, pageURL := lfServers(t, nil)
-	b := lfOpen(t)
+	b := lfOpen(t, spec)
 	b.do("goto", "url", pageURL+"/embed-example.html?follow=click&overlay&server="+datURL)
 	b.waitFor(`window.ambient && window.map`, 60*time.Second)
 	s := lfSpots[0]
@@ -568,29 +618,39 @@ func TestLeafletModes(t *testing.T) {
 	lfNoErrors(t, b)
 
 	// Cursor mode, a fast sweep: 240 mousemoves over 40 cells 4 ms apart (a
-	// flick of the mouse; dispatched in the page, as CDP input is too slow to
-	// flick): sends are throttleMs (100) apart, fewer than the cells crossed.
+	// flick of the mouse; dispatched in the page, as driver input is too
+	// slow to flick) on a clock of the test's own (lfSweep), so that the
+	// pace is the same on any machine: the binding coalesces the moves into
+	// sends at least throttleMs (100) apart, fewer than the cells crossed,
+	// the last one the cell the mouse stopped in.
 	b.do("goto", "url", pageURL+"/embed-example.html?server="+datURL)
 	b.waitFor(`window.ambient && window.map`, 60*time.Second)
-	b.eval(nil, `(() => { const a = ambient, f = a.setPlayer; window.sent = [];
-		a.setPlayer = function (p) { window.sent.push(performance.now()); return f.apply(this, arguments); }; })()`)
 	b.eval(nil, `map.setView([34656, 32544], 0, { animate: false })`) // 1 px a metre: 960 px is 40 cells
-	b.eval(nil, `(async () => { const el = map.getContainer(), r = el.getBoundingClientRect();
-		for (let i = 0; i <= 240; i++) {
-			el.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, clientX: r.x + 20 + 4 * i, clientY: r.y + 400 }));
-			await new Promise((ok) => setTimeout(ok, 4));
-		}
-		await new Promise((ok) => setTimeout(ok, 300)); })()`)
-	var times []float64
-	b.eval(&times, `window.sent`)
+	var sw struct {
+		Sends []struct {
+			T      float64 `json:"t"`
+			NS, EW float64
+		} `json:"sends"`
+		Cells []string `json:"cells"` // the cells the mouse entered, in order
+		Span  float64  `json:"span"`  // of the sweep's clock, ms
+		Real  float64  `json:"real"`  // wall time the sweep took, ms
+	}
+	b.eval(&sw, lfSweep)
 	minGap := math.Inf(1)
-	for i := 1; i < len(times); i++ {
-		minGap = math.Min(minGap, times[i]-times[i-1])
+	for i := 1; i < len(sw.Sends); i++ {
+		minGap = math.Min(minGap, sw.Sends[i].T-sw.Sends[i-1].T)
 	}
-	t.Logf("sweep over 40 cells in %.0f ms: %d sends, least gap %.1f ms", times[len(times)-1]-times[0], len(times), minGap)
-	if span := times[len(times)-1] - times[0]; len(times) < 2 || len(times) >= 40 || float64(len(times)) > span/100+1 || minGap < 95 {
-		t.Errorf("sweep: %d sends over %.0f ms, least gap %.1f ms; want fewer than the 40 cells, at most one per 100 ms", len(times), span, minGap)
+	t.Logf("sweep over %d cells in %.0f ms of its clock (%.0f ms of wall time): %d sends, least gap %.1f ms",
+		len(sw.Cells), sw.Span, sw.Real, len(sw.Sends), minGap)
+	if n := len(sw.Sends); n < 2 || n >= len(sw.Cells) || float64(n) > sw.Span/100+1 || minGap < 100 {
+		t.Errorf("sweep: %d sends over %.0f ms, least gap %.1f ms; want 2 or more, fewer than the %d cells, at most one per 100 ms",
+			n, sw.Span, minGap, len(sw.Cells))
+	} else if last := sw.Sends[n-1]; lfCellOfMap(last.NS, last.EW) != sw.Cells[len(sw.Cells)-1] {
+		t.Errorf("sweep: the last send is in %s; the mouse stopped in %s", lfCellOfMap(last.NS, last.EW), sw.Cells[len(sw.Cells)-1])
 	}
+	// The last send, passed on after the sweep, loads its ring: let it end
+	// before the next page (leaving would abort its fetches).
+	lfSettled(b, "ambient", sw.Cells[len(sw.Cells)-1])
 	lfNoErrors(t, b)
 
 	// follow=center: the listener is at the map's centre, moved with it.
@@ -609,6 +669,90 @@ func TestLeafletModes(t *testing.T) {
 	b.logs()
 }
 
+// lfSweep moves the mouse across the map in the page, 240 moves 4 px
+// apart, 4 ms apart on a clock of its own: while it runs, performance.now
+// and the timers (all the binding's clock) are the sweep's, which advances
+// 4 ms a move and runs the timers that fall due, in order; then 500 ms more
+// for the binding's last, throttled send. The loop never yields, so no
+// other script sees the sweep's clock. The binding's sends are kept, not
+// passed on (setPlayer's wasm must not see the clock jump back); the last
+// is passed on after the sweep.
+const lfSweep = `(() => {
+  const el = map.getContainer(), r = el.getBoundingClientRect(), a = ambient, setPlayer = a.setPlayer;
+  const real = { now: performance.now, setTimeout: window.setTimeout, clearTimeout: window.clearTimeout };
+  const t0 = performance.now(), wall0 = Date.now();
+  let now = t0, nextID = 1;
+  const timers = new Map();
+  const sends = [], cells = [];
+  const runUntil = (to) => {
+    for (;;) {
+      let due = null;
+      for (const [id, tm] of timers) if (tm.at <= to && (!due || tm.at < due.tm.at)) due = { id, tm };
+      if (!due) break;
+      timers.delete(due.id);
+      now = due.tm.at;
+      due.tm.f(...due.tm.args);
+    }
+    now = to;
+  };
+  performance.now = () => now;
+  window.setTimeout = (f, ms, ...args) => { const id = nextID++; timers.set(id, { at: now + Math.max(0, Number(ms) || 0), f, args }); return id; };
+  window.clearTimeout = (id) => { timers.delete(id); };
+  a.setPlayer = (p) => { sends.push({ t: now - t0, NS: p.ns, EW: p.ew }); return Promise.resolve(); };
+  try {
+    for (let i = 0; i <= 240; i++) {
+      if (i) runUntil(now + 4);
+      const ev = new MouseEvent("mousemove", { bubbles: true, clientX: r.x + 20 + 4 * i, clientY: r.y + 400 });
+      el.dispatchEvent(ev);
+      const ll = map.mouseEventToLatLng(ev), gx = Math.floor(ll.lng / 24), gy = Math.floor(ll.lat / 24);
+      // The land cell's id (contracts §1.1): bx<<24 | by<<16 | (8·cx + cy + 1).
+      const id = "0x" + (((gx >> 3) << 24 | (gy >> 3) << 16 | (8 * (gx & 7) + (gy & 7) + 1)) >>> 0).toString(16).toUpperCase().padStart(8, "0");
+      if (cells[cells.length - 1] !== id) cells.push(id);
+    }
+    runUntil(now + 500);
+  } finally {
+    delete performance.now;
+    if (performance.now !== real.now) performance.now = real.now;
+    window.setTimeout = real.setTimeout;
+    window.clearTimeout = real.clearTimeout;
+    a.setPlayer = setPlayer;
+    // What other scripts scheduled meanwhile runs now, on the real clock.
+    for (const tm of timers.values()) real.setTimeout.call(window, tm.f, 0, ...tm.args);
+  }
+  if (sends.length) setPlayer.call(a, { ns: sends[sends.length - 1].NS, ew: sends[sends.length - 1].EW });
+  return { sends, cells, span: now - t0, real: Date.now() - wall0 };
+})()`
+
+// lfSettled waits until amb's listener is in cell (a "0x…" id) with
+// nothing loading, and then until the engine's clock (state().time) has
+// run 0.1 s more with nothing loading: a move's fetches begin at the tick
+// after it, so "nothing pending" alone can be read before they do (as
+// drive.mjs's settled).
+func lfSettled(b *lfBrowser, amb, cell string) {
+	b.t.Helper()
+	var t0 float64
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(); return s.loading.pending === 0 && s.player.objcellId === %s; })()`, amb, lfJS(cell)), time.Until(deadline))
+		b.eval(&t0, amb+`.state().time`)
+		var r string
+		b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(); return s.loading.pending !== 0 || s.time >= %v; })()`, amb, t0+0.1), time.Until(deadline))
+		b.eval(&r, fmt.Sprintf(`%s.state().loading.pending === 0 ? "ok" : "busy"`, amb))
+		if r == "ok" {
+			return
+		}
+	}
+}
+
+// lfCellOfMap is the land cell of map coordinates, as "0x…".
+func lfCellOfMap(ns, ew float64) string {
+	X, Y := world.FromMap(ns, ew)
+	p, err := world.FromGlobal(X, Y, 0)
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("0x%08X", p.ObjCellID)
+}
+
 // lfPoint centres the map 40 m from spot at zoom 1 and returns the spot's
 // page coordinates.
 func lfPoint(b *lfBrowser, s lfSpot) (px struct{ X, Y float64 }) {
@@ -622,8 +766,14 @@ func lfPoint(b *lfBrowser, s lfSpot) (px struct{ X, Y float64 }) {
 // lfWaitCell waits until amb's listener is in cell.
 func lfWaitCell(b *lfBrowser, amb string, cell uint32) {
 	b.t.Helper()
-	b.waitFor(fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
-		return id !== undefined && (typeof id === "number" ? "0x" + (id >>> 0).toString(16).toUpperCase().padStart(8, "0") : String(id).toUpperCase().replace("0X", "0x")) === %q; })()`, amb, fmt.Sprintf("0x%08X", cell)), 30*time.Second)
+	err := b.call(nil, lfCmd("waitFor", []any{"expr", fmt.Sprintf(`(() => { const s = %s.state(), id = s.player && s.player.objcellId;
+		return id !== undefined && (typeof id === "number" ? "0x" + (id >>> 0).toString(16).toUpperCase().padStart(8, "0") : String(id).toUpperCase().replace("0X", "0x")) === %q; })()`, amb, fmt.Sprintf("0x%08X", cell)),
+		"timeoutMs", 30000}))
+	if err != nil {
+		var at string
+		b.call(&at, lfCmd("eval", []any{"expr", `JSON.stringify({ sent: (window.sent || []).slice(-3), player: ` + amb + `.state().player, loading: ` + amb + `.state().loading })`}))
+		b.t.Fatalf("the listener did not reach 0x%08X: %v\nsent last, player, loading: %s\npage log:\n%s", cell, err, at, strings.Join(b.logs(), "\n"))
+	}
 }
 
 func lfCount(b *lfBrowser, sel string) int {

@@ -36,7 +36,6 @@ type srcSetup struct {
 
 func srcServers(t *testing.T) *srcSetup {
 	t.Helper()
-	need(t)
 	www, w := site(t)
 	s := &srcSetup{}
 	own := server.New(server.Options{
@@ -81,15 +80,17 @@ func (s *srcSetup) compressedHits() int {
 	return n
 }
 
+// srcOpen opens Chromium with the probe: the source control is the page's
+// own logic, the same in every engine.
 func srcOpen(t *testing.T) *lfBrowser {
-	b := lfLaunch(t, false)
+	b := lfLaunch(t, needBrowser(t, "chromium"))
 	b.do("initScript", "source", lfProbe)
 	return b
 }
 
 // srcLandmark jumps to a demo landmark with the page's button and checks the
 // page's audible instances against gather's there, and sound at the
-// destination.
+// destination from this spot's voices.
 func srcLandmark(t *testing.T, b *lfBrowser, name string) {
 	t.Helper()
 	var l demo.Landmark
@@ -98,6 +99,7 @@ func srcLandmark(t *testing.T, b *lfBrowser, name string) {
 			l = x
 		}
 	}
+	lfWatchRebuilds(b, "window.ambient")
 	lfClickElement(b, fmt.Sprintf(`#landmarks button[data-name=%q]`, name))
 	// gather at the listener the page reports (the button's position, in
 	// the centimetres the page's links carry).
@@ -124,7 +126,7 @@ func srcLandmark(t *testing.T, b *lfBrowser, name string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	b.waitFor(srcRMS+` > 1e-4`, 15*time.Second)
+	lfSoundsHere(t, b, "window.ambient", l.ObjCellID, srcRMS)
 	var rms float64
 	b.eval(&rms, srcRMS)
 	t.Logf("%s: %d audible instances equal gather's; RMS %.4f at the destination", name, len(lfAudible(st.Summary()).Sounds), rms)
