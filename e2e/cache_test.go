@@ -81,28 +81,32 @@ func isRecord(path string) bool {
 
 // TestPageWarmVisit opens the demo page at the river, lets it load the ring
 // and the map, leaves for about:blank and comes back in the same browser
-// (its HTTP cache warm). The second visit hears the same ambience (its
-// tables and a wave loaded, sound at the destination) while the server sees
-// no record request at all, and the wasm, when asked for, only as a
-// conditional request answered 304 with no body.
+// (its HTTP cache warm). The second visit loads the same ambience (its
+// instances, their waves decoded, started() resolved) while the server sees
+// no request for any record the first visit fetched, and the wasm, when
+// asked for, only as a conditional request answered 304 with no body.
 func TestPageWarmVisit(t *testing.T) {
-	need(t)
+	forEngines(t, leafletEngines, pageWarmVisit)
+}
+
+func pageWarmVisit(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	log := &seenLog{}
 	srv := httptest.NewServer(log.wrap(server.New(server.Options{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www,
 	})))
 	t.Cleanup(srv.Close)
-	b := lfLaunch(t, true)
-	b.do("initScript", "source", lfProbe)
+	b := lfLaunch(t, spec)
 	const url = "/#0xA9B5002D/120,96,22.85" // the river
-	const heard = `window.ambient && window.ambient.state().loading.pending === 0 &&
-		window.ambient.state().sounds.some((s) => s.soundCount > 0) && window.probe.rms() > 0`
+	// Loaded as a listener would hear it: the ring's instances, their
+	// waves decoded, nothing pending, and started() resolved.
+	const loaded = `window.__started === true && window.ambient.state().loading.pending === 0 &&
+		window.ambient.state().sounds.some((s) => s.soundCount > 0) && window.ambient.state().loading.heldBytes > 0`
 	visit := func() {
 		b.do("goto", "url", srv.URL+url)
 		b.waitFor(`window.ambient && typeof window.ambient.started === "function"`, 60*time.Second)
-		b.eval(nil, `window.ambient.started().then(() => window.ambient.start())`)
-		b.waitFor(heard, 60*time.Second)
+		b.eval(nil, `(() => { window.__started = false; window.ambient.started().then(() => { window.__started = true; }); })()`)
+		b.waitFor(loaded, 60*time.Second)
 	}
 
 	visit()
@@ -117,19 +121,34 @@ func TestPageWarmVisit(t *testing.T) {
 			wasm++
 		}
 	}
-	if records < 10 || wasm != 1 {
+	if records < 10 || wasm < 1 {
 		t.Fatalf("cold visit: %d records and %d wasm bodies over the network; want the ring's records (≥ 10) and the wasm once", records, wasm)
 	}
 
 	b.do("goto", "url", "about:blank")
-	log.take()
+	// Leaving aborts what the map still had on its way (tiles asked for
+	// after the server fell quiet, on a busy machine): not the page's
+	// errors, and those records may come on the second visit.
+	var lines []string
+	for _, l := range b.logs() {
+		if !(strings.HasPrefix(l, "requestfailed") && strings.Contains(strings.ToUpper(l), "ABORT")) {
+			lines = append(lines, l)
+		}
+	}
+	log.take() // what was under way when the page left
+	got := map[string]bool{}
+	for _, r := range cold { // answered at least 2 s before the page left
+		if isRecord(r.path) && r.status == 200 {
+			got[r.path] = true
+		}
+	}
 	visit()
 	log.quiet(t, 2*time.Second, 60*time.Second)
 	warm := log.take()
 	for _, r := range warm {
 		switch {
-		case isRecord(r.path):
-			t.Errorf("warm visit: record %s reached the server (status %d, conditional %v); want it from the cache", r.path, r.status, r.conditional)
+		case got[r.path]:
+			t.Errorf("warm visit: record %s, fetched on the first, reached the server (status %d, conditional %v); want it from the cache", r.path, r.status, r.conditional)
 		case strings.HasSuffix(r.path, "/ambient.wasm") && (!r.conditional || r.status != http.StatusNotModified || r.bytes != 0):
 			t.Errorf("warm visit: ambient.wasm asked for with status %d, %d bytes, conditional %v; want at most a revalidation answered 304", r.status, r.bytes, r.conditional)
 		}
@@ -139,5 +158,5 @@ func TestPageWarmVisit(t *testing.T) {
 		paths = append(paths, r.path)
 	}
 	t.Logf("cold visit: %d requests (%d records); warm visit: %d requests: %v", len(cold), records, len(warm), paths)
-	lfNoErrors(t, b)
+	lfNoErrorsIn(t, append(lines, b.logs()...))
 }

@@ -410,8 +410,14 @@ func lfSent(b *lfBrowser) int {
 // land, and the engine skips missing landblocks as retail does.
 func lfNoErrors(t *testing.T, b *lfBrowser) {
 	t.Helper()
+	lfNoErrorsIn(t, b.logs())
+}
+
+// lfNoErrorsIn is lfNoErrors over lines already taken from the page.
+func lfNoErrorsIn(t *testing.T, lines []string) {
+	t.Helper()
 	var bad, missing []string
-	for _, l := range b.logs() {
+	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "http 404 ") && strings.HasSuffix(l, "/favicon.ico"):
 			// Firefox asks for the icon of a page that names none; not the page's.
