@@ -84,7 +84,10 @@ func (f *dataFlags) open() (*data, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &data{Portal: datfetch.NewHTTP(pb, datfetch.HTTPOptions{}), Cell: datfetch.NewHTTP(cb, datfetch.HTTPOptions{}),
+		// The cell source refuses what the cell dat's reader refuses
+		// (docs/divergences.md row 11).
+		cellOpt := datfetch.HTTPOptions{MaxRecordBytes: datfetch.MaxCellRecordBytes}
+		return &data{Portal: datfetch.NewHTTP(pb, datfetch.HTTPOptions{}), Cell: datfetch.NewHTTP(cb, cellOpt),
 			Name: f.server + " (" + f.api + ")"}, nil
 	}
 	if f.api != "" && f.api != apiOurs {

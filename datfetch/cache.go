@@ -95,6 +95,18 @@ func (c *Cache[V]) Put(id uint32, v V) {
 	c.size += n
 }
 
+// Remove drops the value for id, if held.
+func (c *Cache[V]) Remove(id uint32) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.byID[id]; ok {
+		c.remove(i)
+	}
+}
+
 // Bytes reports the memory the cache counts as holding.
 func (c *Cache[V]) Bytes() int64 {
 	if c == nil {

@@ -36,6 +36,12 @@ func TestCacheEvictsLeastRecentlyUsedByBytes(t *testing.T) {
 	if _, ok := c.Get(9); ok || c.Bytes() != entry+64+68 || c.Len() != 2 {
 		t.Error("an oversized value was cached")
 	}
+	c.Remove(1) // frees its bytes and its slot; removing again is nothing
+	c.Remove(1)
+	if _, ok := c.Get(1); ok || c.Bytes() != entry || c.Len() != 1 {
+		t.Errorf("after Remove(1): Bytes %d, Len %d; want %d, 1", c.Bytes(), c.Len(), entry)
+	}
+	c.Put(1, make([]byte, 50))
 	// Freed slots are reused: churning through many ids keeps the slice at
 	// the most entries held at once.
 	for id := range uint32(1000) {
@@ -46,6 +52,7 @@ func TestCacheEvictsLeastRecentlyUsedByBytes(t *testing.T) {
 	}
 	var off *Cache[[]byte] = NewCache(0, ByteLen)
 	off.Put(1, []byte{1})
+	off.Remove(1)
 	if _, ok := off.Get(1); ok || off != nil {
 		t.Error("a zero-size cache cached")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"acambient/core/world"
 )
@@ -41,8 +42,11 @@ func (p Presence) String() string {
 type Landblocks struct {
 	src Source
 
-	mu      sync.Mutex
-	listed  bool
+	mu     sync.Mutex
+	listed bool
+	// listing, while a listing is on its way (ExpectListing), is closed
+	// when it has come or failed: a landblock is not asked for before.
+	listing chan struct{}
 	present blockBits
 	absent  blockBits
 	asking  map[uint32]*asking // landblocks being fetched now
@@ -86,6 +90,20 @@ func (l *Landblocks) Get(ctx context.Context, id uint32) ([]byte, error) {
 	}
 	for {
 		l.mu.Lock()
+		if wait := l.listing; wait != nil {
+			l.mu.Unlock()
+			t := time.NewTimer(ListingWait)
+			select {
+			case <-wait:
+			case <-t.C:
+				l.NoListing() // too slow: ask one by one (SetListing still counts when it comes)
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			}
+			t.Stop()
+			l.mu.Lock()
+		}
 		if l.presenceLocked(i) == Absent {
 			l.mu.Unlock()
 			return nil, NotFound(id)
@@ -125,11 +143,43 @@ func isContextEnd(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
+// ListingWait bounds how long a landblock's Get waits for a listing
+// expected (ExpectListing) before it asks the source anyway.
+const ListingWait = 5 * time.Second
+
+// ExpectListing says a listing is on its way: until SetListing or
+// NoListing (or ListingWait), a landblock's Get waits for it rather than asking the source
+// for one the listing would call absent (a 404 in the browser's console,
+// for each block of the ring past the world's edge).
+func (l *Landblocks) ExpectListing() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.listed && l.listing == nil {
+		l.listing = make(chan struct{})
+	}
+}
+
+// NoListing says the listing expected will not come (the source keeps none,
+// or it failed): landblocks are asked for one by one.
+func (l *Landblocks) NoListing() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.endListingLocked()
+}
+
+func (l *Landblocks) endListingLocked() {
+	if l.listing != nil {
+		close(l.listing)
+		l.listing = nil
+	}
+}
+
 // SetListing takes the ids of the landblock records the source holds (other
 // ids are ignored): from now on a landblock it does not name is absent.
 func (l *Landblocks) SetListing(ids []uint32) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer l.endListingLocked()
 	for _, id := range ids {
 		if i := blockIndex(id); i >= 0 {
 			l.present.set(i)

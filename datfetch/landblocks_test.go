@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // countingSource counts the Gets that reach it, per id.
@@ -157,6 +158,58 @@ func TestLandblocksShareAFailure(t *testing.T) {
 		}
 		if p := l.Presence(0xA9, 0xB4); p != Unknown {
 			t.Errorf("after a network failure the block is %v, want unknown", p)
+		}
+	})
+}
+
+// While a listing is on its way (ExpectListing), a landblock waits for it:
+// one the listing does not name is then never asked for (in the browser, a
+// 404 in the console for each block of the ring past the world's edge). A
+// listing that fails (NoListing) or is slower than ListingWait lets the
+// landblocks be asked for one by one.
+func TestLandblocksWaitForTheListing(t *testing.T) {
+	const a, c = 0xA9B4FFFF, 0x1010FFFF
+	synctest.Test(t, func(t *testing.T) {
+		src := newCounting(a)
+		l := NewLandblocks(src)
+		l.ExpectListing()
+		got := make(chan error, 1)
+		go func() { _, err := l.Get(context.Background(), c); got <- err }()
+		synctest.Wait()
+		select {
+		case err := <-got:
+			t.Fatalf("answered %v before the listing came", err)
+		default:
+		}
+		l.SetListing([]uint32{a})
+		if err := <-got; !errors.Is(err, ErrNotFound) || src.count(c) != 0 {
+			t.Errorf("after the listing: %v, asked %d times; want not found, never asked", err, src.count(c))
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		src := newCounting(a)
+		l := NewLandblocks(src)
+		l.ExpectListing()
+		l.NoListing()
+		if _, err := l.Get(context.Background(), a); err != nil || src.count(a) != 1 {
+			t.Errorf("no listing: %v, asked %d times; want the record, asked once", err, src.count(a))
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		src := newCounting(a)
+		l := NewLandblocks(src)
+		l.ExpectListing()
+		start := time.Now()
+		if _, err := l.Get(context.Background(), a); err != nil || src.count(a) != 1 {
+			t.Errorf("listing never came: %v, asked %d times; want the record", err, src.count(a))
+		}
+		if waited := time.Since(start); waited != ListingWait {
+			t.Errorf("waited %v (the bubble's clock); want ListingWait, %v", waited, ListingWait)
+		}
+		// A listing that comes late still counts.
+		l.SetListing([]uint32{a})
+		if _, err := l.Get(context.Background(), c); !errors.Is(err, ErrNotFound) || src.count(c) != 0 {
+			t.Errorf("late listing: %v, asked %d times", err, src.count(c))
 		}
 	})
 }

@@ -26,6 +26,9 @@ const (
 	// 2048×2048 32-bit texture twice. It is also the HTTP source's
 	// DefaultMaxRecordBytes, so every source refuses the same records.
 	maxPortalRecord = 32 << 20
+	// MaxCellRecordBytes is maxCellRecord for an HTTP cell source's
+	// MaxRecordBytes: every reader of cell records refuses the same ones.
+	MaxCellRecordBytes = maxCellRecord
 	// maxRecordSize is the largest of the caps.
 	maxRecordSize = maxPortalRecord
 

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"acambient/core/dat"
@@ -35,6 +36,11 @@ const (
 	// arriving, headers included: a server that stalls mid-body fails after
 	// it and the request is retried.
 	DefaultIdleTimeout = 15 * time.Second
+	// DefaultBodyIdleTimeout bounds the silence once a body has begun: a
+	// server thinks before it answers, not between two packets of an
+	// answer, so a body that stops is given up on sooner (a slow link's
+	// packets come a second apart at worst; 20 kbit/s is 0.6 s a packet).
+	DefaultBodyIdleTimeout = 5 * time.Second
 
 	maxBackoff = 10 * time.Second
 	// maxRetryAfter is the longest Retry-After (429, 503) waited out; a
@@ -94,6 +100,9 @@ type HTTPOptions struct {
 	// IdleTimeout fails an attempt that receives nothing for this long: 0
 	// means DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// BodyIdleTimeout is IdleTimeout once the body's first byte has come:
+	// 0 means DefaultBodyIdleTimeout, or IdleTimeout where that is shorter.
+	BodyIdleTimeout time.Duration
 	// CacheBytes bounds the LRU cache of records: 0 means DefaultCacheBytes,
 	// negative disables the cache.
 	CacheBytes int64
@@ -122,20 +131,24 @@ type HTTPOptions struct {
 // for concurrent use; on GOOS=js call it from a goroutine, never from a
 // JavaScript callback, since it blocks on promises.
 type HTTP struct {
-	base    string
-	tr      Transport
-	retries int
-	backoff time.Duration
-	idle    time.Duration
-	maxRec  int64
-	maxList int64
-	budget  *BodyBudget
+	base     string
+	tr       Transport
+	retries  int
+	backoff  time.Duration
+	idle     time.Duration
+	bodyIdle time.Duration
+	maxRec   int64
+	maxList  int64
+	budget   *BodyBudget
 	// wait sleeps d before a retry, or returns the context's error: a
 	// timer, replaced in tests to see the waits without taking them.
 	wait func(ctx context.Context, d time.Duration, cause error) error
 
-	flights flightGroup
-	cache   *Cache[[]byte]
+	flights  flightGroup
+	cache    *Cache[[]byte]
+	requests atomic.Int64 // GETs sent (Stats)
+	received atomic.Int64 // body bytes read (Stats)
+	health   health       // the last failure since the last answer (Trouble)
 }
 
 // NewHTTP returns a source for base, e.g. "http://host/files/",
@@ -161,6 +174,9 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 	}
 	if h.idle <= 0 {
 		h.idle = DefaultIdleTimeout
+	}
+	if h.bodyIdle = opt.BodyIdleTimeout; h.bodyIdle <= 0 {
+		h.bodyIdle = min(h.idle, DefaultBodyIdleTimeout)
 	}
 	if h.maxRec <= 0 {
 		h.maxRec = DefaultMaxRecordBytes
@@ -210,17 +226,26 @@ type HTTPStats struct {
 	// InFlight is what its budget holds now for answers under way,
 	// InFlightPeak the most it has held, InFlightMax its size; a budget is
 	// shared with the sources that name none (HTTPOptions.Budget).
-	InFlight, InFlightPeak, InFlightMax int64
+	InFlight     int64 `json:"inFlight"`
+	InFlightPeak int64 `json:"inFlightPeak"`
+	InFlightMax  int64 `json:"inFlightMax"`
 	// Cached is the bytes its record cache holds (Cache.Bytes), in
 	// CachedRecords records.
-	Cached        int64
-	CachedRecords int
+	Cached        int64 `json:"cached"`
+	CachedRecords int   `json:"cachedRecords"`
+	// Requests counts the GETs it has sent (every attempt, retries
+	// included): what reached the transport, not the cache.
+	Requests int64 `json:"requests"`
+	// Received counts the body bytes read off the network: over time, the
+	// rate the records are arriving at.
+	Received int64 `json:"received"`
 }
 
 // Stats reports what the source holds.
 func (h *HTTP) Stats() HTTPStats {
 	return HTTPStats{InFlight: h.budget.Bytes(), InFlightPeak: h.budget.Peak(), InFlightMax: h.budget.Max(),
-		Cached: h.cache.Bytes(), CachedRecords: h.cache.Len()}
+		Cached: h.cache.Bytes(), CachedRecords: h.cache.Len(), Requests: h.requests.Load(),
+		Received: h.received.Load()}
 }
 
 // Get returns the record's bytes, which start with the DID id (CheckDID). A 404
@@ -433,9 +458,6 @@ var (
 	errStatus403 = errors.New("403 Forbidden")
 )
 
-// errStalled is the cause of an attempt's cancellation by the idle timer.
-var errStalled = errors.New("stalled")
-
 // fetch GETs url, retrying network errors, stalls, damaged bodies, 429 and
 // 5xx with backoff; it bounds the body at limit bytes. It returns the body
 // with the grant on the budget that holds it (the caller closes it), its
@@ -446,25 +468,32 @@ func (h *HTTP) fetch(ctx context.Context, url string, limit int64, inflates bool
 	for attempt := 0; ; attempt++ {
 		b, g, retryAfter, err := h.fetchOnce(ctx, url, limit, inflates)
 		if err == nil {
+			h.health.answered()
 			return b, g, nil
 		}
 		if ctx.Err() != nil {
 			return nil, nil, fmt.Errorf("%s: %w", url, ctx.Err())
+		}
+		if errors.Is(err, errStatus404) || errors.Is(err, errStatus403) {
+			h.health.answered() // the server answers: nothing wrong with the way there
 		}
 		var te *transientError
 		if !errors.As(err, &te) {
 			return nil, nil, classify(err, ErrNetwork)
 		}
 		if attempt >= h.retries {
+			h.health.failed(te.err, 0)
 			return nil, nil, classify(fmt.Errorf("giving up after %d attempts: %w", attempt+1, te.err), ErrNetwork)
 		}
 		if retryAfter > maxRetryAfter {
+			h.health.failed(te.err, 0)
 			return nil, nil, classify(fmt.Errorf("%w; the server asks to retry after %v, more than the %v waited", te.err, retryAfter, maxRetryAfter), ErrNetwork)
 		}
 		wait := delay/2 + rand.N(delay/2+1)
 		if retryAfter > wait {
 			wait = retryAfter
 		}
+		h.health.failed(te.err, wait)
 		if err := h.wait(ctx, wait, te.err); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w (last attempt: %v)", url, err, te.err)
 		}
@@ -492,23 +521,25 @@ func encodedSlack(limit int64) int64 { return limit>>10 + 4<<10 }
 func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates bool) (body []byte, held *bodyGrant, retryAfter time.Duration, err error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	idle := time.AfterFunc(h.idle, func() { cancel(errStalled) })
+	idle := time.AfterFunc(h.idle, func() { cancel(ErrStalled) })
 	defer idle.Stop()
+	quiet := h.idle // the silence allowed now: bodyIdle once the body has begun
 	stalled := func(what string, n int64) error {
-		return &transientError{fmt.Errorf("%s: no byte for %v %s (after %d bytes): %w", url, h.idle, what, n, errStalled)}
+		return &transientError{fmt.Errorf("%s: no byte for %v %s (after %d bytes): %w", url, quiet, what, n, ErrStalled)}
 	}
 
+	h.requests.Add(1)
 	resp, err := h.tr(actx, url)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return nil, nil, 0, ctx.Err()
-		case errors.Is(context.Cause(actx), errStalled):
+		case errors.Is(context.Cause(actx), ErrStalled):
 			return nil, nil, 0, stalled("waiting for the answer", 0)
 		case errors.Is(err, ErrPermanent):
 			return nil, nil, 0, fmt.Errorf("%s: %w", url, err)
 		}
-		return nil, nil, 0, &transientError{fmt.Errorf("%s: %w", url, err)}
+		return nil, nil, 0, &transientError{&classified{fmt.Errorf("%s: %w", url, err), ErrNoAnswer}}
 	}
 	defer resp.Body.Close()
 	if resp.Status != 200 {
@@ -524,10 +555,10 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 	case s == 403:
 		return nil, nil, 0, fmt.Errorf("%s: %w", url, errStatus403)
 	case s == 429 || s >= 500:
-		return nil, nil, parseRetryAfter(resp.header("retry-after"), time.Now()),
-			&transientError{fmt.Errorf("%s: status %d", url, s)}
+		ra := parseRetryAfter(resp.header("retry-after"), time.Now())
+		return nil, nil, ra, &transientError{&StatusError{URL: url, Status: s, RetryAfter: ra}}
 	default:
-		return nil, nil, 0, fmt.Errorf("%s: status %d", url, s)
+		return nil, nil, 0, &StatusError{URL: url, Status: s}
 	}
 	// Refused unread when the length says so; closing the body then drops
 	// the connection (natively) or cancels the stream (fetch).
@@ -547,11 +578,15 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 	}()
 	take := func(n int64) error {
 		idle.Stop() // waiting for budget is not the server's silence
-		defer idle.Reset(h.idle)
+		defer idle.Reset(quiet)
 		return g.grow(actx, n)
 	}
 	idle.Reset(h.idle)
-	b, n, err := readBody(progressReader{resp.Body, func() { idle.Reset(h.idle) }}, length, limit, take, g.release)
+	b, n, err := readBody(progressReader{resp.Body, func(n int) {
+		quiet = h.bodyIdle
+		idle.Reset(quiet)
+		h.received.Add(int64(n))
+	}}, length, limit, take, g.release)
 	switch {
 	case err == nil:
 	case err == errOverCap:
@@ -562,7 +597,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 		return nil, nil, 0, &TooLargeError{URL: url, Size: -1, Limit: limit}
 	case ctx.Err() != nil:
 		return nil, nil, 0, ctx.Err()
-	case errors.Is(context.Cause(actx), errStalled):
+	case errors.Is(context.Cause(actx), ErrStalled):
 		return nil, nil, 0, stalled("mid-body", n)
 	// A damaged transfer is worth another try: the server's bytes are fine,
 	// the way here was not.
@@ -579,16 +614,17 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 	return b, g, 0, nil
 }
 
-// progressReader calls tick after every read that brought bytes.
+// progressReader calls tick after every read that brought bytes, with
+// their count.
 type progressReader struct {
 	r    io.Reader
-	tick func()
+	tick func(n int)
 }
 
 func (p progressReader) Read(b []byte) (int, error) {
 	n, err := p.r.Read(b)
 	if n > 0 {
-		p.tick()
+		p.tick(n)
 	}
 	return n, err
 }

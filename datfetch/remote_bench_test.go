@@ -116,7 +116,7 @@ func BenchmarkHTTPStall(b *testing.B) {
 	var over time.Duration
 	for b.Loop() {
 		start := time.Now()
-		if _, err := h.Get(context.Background(), 0x0A000001); !errors.Is(err, errStalled) {
+		if _, err := h.Get(context.Background(), 0x0A000001); !errors.Is(err, ErrStalled) {
 			b.Fatalf("err = %v, want a stall", err)
 		}
 		over += time.Since(start) - idle

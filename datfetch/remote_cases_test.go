@@ -212,7 +212,7 @@ func runRemoteCases(t *testing.T, base string, tr Transport, native bool, counts
 					}
 					t.Errorf("retry %d: waited %v for %q, want %s for %q", i+1, waits[i].d, waits[i].cause, want, w.cause)
 				}
-				if strings.Contains(w.cause, "no byte for") && !errors.Is(causes[i], errStalled) {
+				if strings.Contains(w.cause, "no byte for") && !errors.Is(causes[i], ErrStalled) {
 					t.Errorf("retry %d: %v is not the idle timer's", i+1, causes[i])
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // What an HTTP source's Get can fail with, for callers that tell failures
@@ -25,7 +26,27 @@ var (
 	// ErrRedirectLoop marks redirects that never reach an answer: back to a
 	// URL already visited, or more hops than are followed. Not retried.
 	ErrRedirectLoop = errors.New("redirect loop")
+
+	// The network failures, told apart for the page's words (HTTP.Trouble;
+	// each is also ErrNetwork once the retries are spent): ErrNoAnswer, the
+	// transport got no answer at all (offline, refused, no such host);
+	// ErrStalled, the answer stopped coming (HTTPOptions.IdleTimeout,
+	// BodyIdleTimeout); a *StatusError, the server answered a status other
+	// than 200 and 404.
+	ErrNoAnswer = errors.New("no answer")
+	ErrStalled  = errors.New("stalled")
 )
+
+// StatusError is an answer whose status is neither 200 nor 404. A 429 or
+// 5xx is retried (after RetryAfter, when the server sent one that is
+// longer than the source's own backoff).
+type StatusError struct {
+	URL        string
+	Status     int
+	RetryAfter time.Duration // the server's Retry-After; 0: none
+}
+
+func (e *StatusError) Error() string { return fmt.Sprintf("%s: status %d", e.URL, e.Status) }
 
 // TooLargeError is a body refused at the cap, before it is read when its
 // length is declared, or once one byte more than the cap has arrived.

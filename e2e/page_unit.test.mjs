@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as geo from "../www/geo.js";
 import * as leaflet from "../www/leaflet-ambient.js";
 import { latestWins, walkStep } from "../www/page/movement.js";
-import { loadFailure, missingLandblock, moveFailure, normSource, sourceName } from "../www/page/source.js";
+import { loadFailure, missingLandblock, moveFailure, networkWords, normSource, sourceName, troubleWords } from "../www/page/source.js";
 
 const { BLOCK, BLOCKS, CELL, CELLS, WORLD, blockOf, cellAt, cellOf, hexId, landblockId, mapCoord, mapText, objcellId, parseId, posText, ring } = geo;
 const near = (got, want, what) => assert.ok(Math.abs(got - want) < 1e-9, `${what}: ${got}, want ${want}`);
@@ -176,4 +176,22 @@ test("source: a move without its landblock is a source without cell records", ()
     "dats.example has the region but no cell records: landblock 0xA9B4FFFF is not there (404), so there is no land to hear. " +
     "It serves a portal dat without a cell dat (client_cell_1.dat).");
   assert.equal(moveFailure(coded("bad-position", { message: "off the map" }), acdat), "off the map");
+});
+
+test("source: a bad network in plain words (state().loading.trouble)", () => {
+  const here = { server: "", api: "ours" };
+  for (const [t, src, want] of [
+    [{ reason: "no-answer", retryIn: 3.2, for: 4 }, here, "No answer from this server: the network is down or the server is off. What plays goes on; asking again in 4 s."],
+    [{ reason: "status", status: 503, retryAfter: 17.5, retryIn: 17, for: 2 }, here, "This server is unavailable for now (503) and asks to wait 18 s. What plays goes on; asking again in 17 s."],
+    [{ reason: "status", status: 429, retryIn: 0.2, for: 1 }, ours, "127.0.0.1:9999 asks to slow down (429). What plays goes on; asking again now."],
+    [{ reason: "status", status: 502, retryIn: 2, for: 1 }, acdat, "dats.example fails (status 502). What plays goes on; asking again in 2 s."],
+    [{ reason: "stalled", retryIn: 0, for: 6 }, here, "This server stopped sending in the middle of a record. What plays goes on; asking again now."],
+    [{ reason: "damaged", retryIn: 1, for: 1 }, acdat, "Records from dats.example arrive damaged. What plays goes on; asking again in 1 s."],
+    [{ reason: "slow", rate: 2500, retryIn: 0, for: 6 }, here, "The network is slow: records arrive at 2.4 KB/s; what plays goes on."],
+    [{ reason: "slow", rate: 700, retryIn: 0, for: 6 }, here, "The network is slow: records arrive at 700 B/s; what plays goes on."],
+  ]) assert.equal(troubleWords(t, src), want, t.reason);
+  assert.equal(networkWords(coded("network", { reason: "no-answer", message: "http://x: TypeError: Failed to fetch" }), here),
+    "No answer from this server: the network is down or the server is off (a record did not arrive; the page asks again).");
+  assert.equal(networkWords(coded("network", { message: "http://x: giving up" }), here), "http://x: giving up", "no reason: the message");
+  assert.equal(networkWords(coded("bad-record", { message: "wave 0x0A000001: bad" }), here), "wave 0x0A000001: bad");
 });

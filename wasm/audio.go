@@ -63,6 +63,9 @@ type audioOut struct {
 	ctx      *oto.Context
 	player   oto.Player
 	panicked bool // the mixer panicked once: reported, then silence
+	// unlisten removes the document listeners oto added for the first
+	// gesture (see start).
+	unlisten func()
 }
 
 func newAudioOut(m *mix.Mixer) *audioOut {
@@ -139,8 +142,12 @@ func (a *audioOut) start(ac js.Value) error {
 		if ac.Type() == js.TypeObject && ac.Get("state").String() == "suspended" {
 			li = catchScriptProcessor(ac)
 		}
-		ctx, _, err := oto.NewContextWithOptions(&oto.NewContextOptions{
-			SampleRate: sampleRate, ChannelCount: 2, Format: oto.FormatFloat32LE, BufferSize: d,
+		var ctx *oto.Context
+		var err error
+		a.unlisten = documentListeners(func() {
+			ctx, _, err = oto.NewContextWithOptions(&oto.NewContextOptions{
+				SampleRate: sampleRate, ChannelCount: 2, Format: oto.FormatFloat32LE, BufferSize: d,
+			})
 		})
 		if li != nil {
 			li.release()
@@ -173,4 +180,53 @@ func (a *audioOut) stop() {
 	a.ctx.Suspend()
 	a.live.Store(false)
 	a.startPump()
+}
+
+// release lets go of what JavaScript holds of this output, so that a
+// disposed instance can be collected: oto/v2 adds a touchend, a keyup and
+// a mouseup listener to the document to resume its context on the first
+// gesture, and each removes only itself, when its own event comes. One
+// left there (a touchend on a desktop) holds a Go function, hence the whole
+// wasm instance and its memory, for the page's life: every source switch
+// of the demo page kept its old instance (bench/soak).
+func (a *audioOut) release() {
+	if a.unlisten != nil {
+		a.unlisten()
+		a.unlisten = nil
+	}
+}
+
+// documentListeners runs f and returns a function that removes the
+// listeners f added to the document.
+func documentListeners(f func()) (remove func()) {
+	doc := js.Global().Get("document")
+	if doc.Type() != js.TypeObject {
+		f()
+		return func() {}
+	}
+	add := doc.Get("addEventListener")
+	var added [][]js.Value
+	spy := js.FuncOf(func(this js.Value, args []js.Value) any {
+		added = append(added, append([]js.Value(nil), args...))
+		return add.Call("apply", doc, js.ValueOf(toAny(args)))
+	})
+	doc.Set("addEventListener", spy) // an own property shadows the prototype's
+	defer func() {
+		doc.Delete("addEventListener")
+		spy.Release()
+	}()
+	f()
+	return func() {
+		for _, args := range added {
+			doc.Call("removeEventListener", toAny(args)...)
+		}
+	}
+}
+
+func toAny(vs []js.Value) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
 }

@@ -104,5 +104,11 @@ func newError(err error) js.Value {
 	if p.Landblock != 0 {
 		e.Set("landblock", p.Landblock.String())
 	}
+	if p.Reason != "" {
+		e.Set("reason", p.Reason)
+	}
+	if p.Status != 0 {
+		e.Set("status", p.Status)
+	}
 	return e
 }

@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime/debug"
 	"syscall/js"
 	"time"
 
@@ -41,6 +42,7 @@ func main() {
 		js.Global().Get("console").Call("error", "ambient.wasm: no callback "+name+" to hand the API to")
 		return
 	}
+	debug.SetMemoryLimit(pageMemoryLimit)
 	cb.Invoke(newAPI().object())
 	select {}
 }
@@ -49,6 +51,9 @@ type api struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	host   *session.Host
+	portal *datfetch.HTTP
+	cell   *datfetch.HTTP
+	mixer  *mix.Mixer
 	tiles  *mapview.Tiles
 	audio  *audioOut
 	funcs  []js.Func
@@ -61,9 +66,37 @@ func newAPI() *api {
 
 var errNotOpen = errors.New("not loaded yet: call open first")
 
-// pageCacheBytes bounds each record source's byte cache in the page: the
-// host holds what it decoded, so this only saves refetching nearby records.
-const pageCacheBytes = 16 << 20
+// What the page keeps, by bytes (docs/architecture.md §4.8). The wasm's
+// linear memory never shrinks: its size is the most the Go heap ever
+// needed, which is about twice the most it held live (GOGC), so each cache
+// is bounded for a tab left open for hours, and together they make a return
+// to a place visited in the last minutes touch neither the network nor the
+// decoders (bench/soak measures both).
+const (
+	// pagePortalCache and pageCellCache bound the record sources' caches of
+	// verified record bytes: the compact form, which a return to a place
+	// whose decoded waves are no longer kept decodes again (the demo
+	// world's 31 waves are 4.4 MB of records, 11 MB decoded). Cell records
+	// are landblocks (252 bytes) and EnvCells.
+	pagePortalCache = 6 << 20
+	pageCellCache   = 1 << 20
+	// pageKeptWaves bounds the decoded waves kept after the host lets them
+	// go (session.Options.KeepWaveBytes): a return neither fetches nor
+	// decodes them (an MP3 blocks the page's one thread while it decodes).
+	pageKeptWaves = 6 << 20
+	// pageMixerCache bounds the mixer's resampled waves (at 48 kHz, 2.2×
+	// the bytes of a 22 kHz wave); they are let go with their waves anyway.
+	pageMixerCache = 12 << 20
+	// pageMemoryLimit is the Go runtime's soft limit (debug.SetMemoryLimit):
+	// past it the collector runs before the heap doubles, so garbage does
+	// not grow the linear memory past what the caches above need: without
+	// it the memory followed twice the most ever held live, and climbed for
+	// as long as that did. The caches' sum, a ring's decoded waves (~8 MiB)
+	// and the rest (~4 MiB) are ~37 MiB at most; the demo world holds 17–27
+	// live. The collector's own cap (half the CPU) keeps a heap held near
+	// the limit from stalling the page.
+	pageMemoryLimit = 44 << 20
+)
 
 // pageEventLog bounds the events kept between two polls (ambient.js polls
 // every 100 ms; a background tab far less often).
@@ -117,6 +150,18 @@ func (a *api) object() js.Value {
 			return nil, errNotOpen
 		}
 		return text(pagejson.Drained(nil, a.host.Drain()))
+	}))
+	add("retryNow", fn("retryNow", func([]js.Value) (any, error) {
+		if a.host != nil {
+			a.host.RetryNow()
+		}
+		return nil, nil
+	}))
+	add("stats", fn("stats", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return text(pagejson.PageStats(nil, a.stats()))
 	}))
 	add("info", fn("info", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -185,6 +230,7 @@ func (a *api) object() js.Value {
 		if a.audio != nil {
 			a.audio.stop()
 			a.audio.live.Store(true) // and the pump ends
+			a.audio.release()
 		}
 		a.cancel()
 		return nil, nil
@@ -201,9 +247,11 @@ func (a *api) open(args []js.Value) (any, error) {
 	}
 	// datfetch's HTTP source over the browser's fetch: retries, one request
 	// per id, checks, and a byte cache (the host keeps what it decoded).
-	opt := datfetch.HTTPOptions{CacheBytes: pageCacheBytes}
-	portal := datfetch.NewHTTP(arg(args, 0).String(), opt)
-	cell := datfetch.NewHTTP(arg(args, 1).String(), opt)
+	portal := datfetch.NewHTTP(arg(args, 0).String(), datfetch.HTTPOptions{CacheBytes: pagePortalCache})
+	// The cell source refuses what the cell dat's reader refuses
+	// (docs/divergences.md row 11).
+	cell := datfetch.NewHTTP(arg(args, 1).String(), datfetch.HTTPOptions{CacheBytes: pageCellCache,
+		MaxRecordBytes: datfetch.MaxCellRecordBytes})
 	// A fresh seed per page: Math.random is enough for which bird sings
 	// first, and keeps crypto out of the wasm.
 	cfg := ambient.DefaultConfig()
@@ -212,7 +260,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	// when it arrives (docs/divergences.md); a long decode sleeps now and
 	// then so that the audio callbacks run meanwhile.
 	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, Progressive: true,
-		Yield: func() { time.Sleep(time.Millisecond) }}
+		Yield: func() { time.Sleep(time.Millisecond) }, KeepWaveBytes: pageKeptWaves}
 	if arg(args, 2).Truthy() {
 		hopt.Listing = cell.Landblocks
 	}
@@ -220,11 +268,12 @@ func (a *api) open(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := mix.New(h, mix.Options{Rate: sampleRate})
+	m, err := mix.New(h, mix.Options{Rate: sampleRate, CacheBytes: pageMixerCache})
 	if err != nil {
 		return nil, err
 	}
-	a.host, a.tiles, a.audio = h, mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
+	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
+	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
 	return text(pagejson.Info(nil, mapview.InfoOf(h.Region())))
 }
 

@@ -137,6 +137,31 @@ export interface Loading {
   heldBytes: number;
   /** Fires skipped because their wave was still on its way ("loading" skips). */
   loadingSkips: number;
+  /**
+   * Why what the player's place needs is not all here, while that lasts:
+   * the failure a record source saw last. Absent when nothing is wrong.
+   */
+  trouble?: Trouble;
+}
+
+/** A bad network, as state().loading.trouble reports it. */
+export interface Trouble {
+  /**
+   * "no-answer": offline or the server unreachable; "status": it answered `status` (429, 5xx);
+   * "stalled": an answer stopped coming; "damaged": answers that did not verify; "slow": nothing
+   * failed, but records have been on their way for 5 s at under 16 KiB/s (`rate`).
+   */
+  reason: "no-answer" | "status" | "stalled" | "damaged" | "slow";
+  status?: number;
+  /** What the server asked to wait (Retry-After), seconds. */
+  retryAfter?: number;
+  /** "slow": body bytes a second received over the last 5 s. */
+  rate?: number;
+  /** Seconds until the next ask (0: now, or "slow"). */
+  retryIn: number;
+  /** Seconds it has lasted. */
+  for: number;
+  message: string;
 }
 
 export interface State {
@@ -238,6 +263,9 @@ export interface AmbientError extends Error {
   id?: Hex;
   /** The landblock 0xXXYYFFFF: "missing-landblock". */
   landblock?: Hex;
+  /** "network": what failed (as Trouble.reason, never "slow"), and the status a server answered. */
+  reason?: Exclude<Trouble["reason"], "slow">;
+  status?: number;
 }
 
 /** What the instance knows of a landblock: fetched or listed, missing, or not asked yet. */
@@ -270,6 +298,8 @@ export declare class AmbientAudio {
    * at once; one before it sounds when the wave arrives.
    */
   started(): Promise<void>;
+  /** What the instance holds (memory, caches): for long sessions and their benchmarks. */
+  stats(): Stats;
   tile(bx: number, by: number): Promise<Tile | null>;
   /** Whether the source holds landblock (bx, by), as far as this instance knows. */
   landblock(bx: number, by: number): LandblockPresence;
@@ -282,3 +312,49 @@ export declare class AmbientAudio {
 /** The POS string a position input becomes. */
 export declare function toPOS(pos: PositionInput): string;
 export * from "./leaflet-ambient";
+
+/** A record source's own count of what it holds (datfetch.HTTPStats). */
+export interface SourceStats {
+  /** Bytes its budget holds now for answers under way; the most it held; its size (shared by both sources). */
+  inFlight: number;
+  inFlightPeak: number;
+  inFlightMax: number;
+  /** Verified record bytes in its cache, and how many records. */
+  cached: number;
+  cachedRecords: number;
+  /** GETs sent to the network (retries included; cache hits not). */
+  requests: number;
+  /** Body bytes read off the network so far: over time, the rate records arrive at. */
+  received: number;
+}
+
+/** What an instance holds (AmbientAudio.stats()), for long sessions. */
+export interface Stats {
+  /** The Go runtime's memory (runtime/metrics), bytes; gcs and goroutines are counts. */
+  go: {
+    /** The heap the last GC found live. */
+    live: number;
+    /** Heap objects, live and not yet swept. */
+    objects: number;
+    free: number;
+    released: number;
+    /** The heap size the next GC aims at. */
+    goal: number;
+    stacks: number;
+    /** Everything the runtime has mapped. */
+    total: number;
+    /** Allocated since the start. */
+    allocated: number;
+    gcs: number;
+    goroutines: number;
+  };
+  /** The wasm's linear memory, bytes: it never shrinks, so this is what the tab keeps. */
+  wasmMemory: number;
+  loading: Omit<Loading, "done">;
+  /** What the host holds now. */
+  held: { blocks: number; cells: number; tables: number; waves: number; waveBytes: number; kept: number; keptBytes: number };
+  portal: SourceStats;
+  cell: SourceStats;
+  /** The mixer's resampled waves kept for reuse: bytes and how many. */
+  mixer: { cached: number; clips: number };
+}

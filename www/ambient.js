@@ -72,6 +72,10 @@ export class AmbientAudio {
       throw await explainOpen(e, portal, server, acdat);
     }
     amb._timer = setInterval(() => amb._poll(), POLL_MS);
+    // Back online: ask at once for what failed, rather than at the host's
+    // next backoff (up to 30 s away).
+    amb._online = () => { if (!amb._disposed) amb._api.retryNow(); };
+    globalThis.addEventListener?.("online", amb._online);
     return amb;
   }
 
@@ -80,6 +84,7 @@ export class AmbientAudio {
     this._where = where;
     this._ctx = null;
     this._early = null; // the AudioContext made at load, until start() hands it to the Go side
+    this._onCtxState = null; // its statechange listener, removed at dispose
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set() };
     this._lastState = null;
     this._loadingKey = "";
@@ -99,26 +104,24 @@ export class AmbientAudio {
   async start() {
     this._live();
     const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
-    let made = null, early = null;
+    const box = { made: null };
+    let early = null;
     if (!this._ctx && Native) {
       // The Go side's oto creates its AudioContext inside this call: give it
-      // the one made at load while it is suspended (a constructor returning
-      // an object hands that object to `new`), or else a new one; note
+      // the one made at load while it is suspended, or else a new one; note
       // which, to report its state. Into a suspended one the Go side plays
       // its lead-in (wasm/audio.go).
       early = this._early;
       this._early = null;
       if (early && early.state !== "suspended") { early.close().catch(() => {}); early = null; }
-      globalThis.AudioContext = function AudioContext(o) {
-        made = early || new Native(o);
-        return made;
-      };
+      globalThis.AudioContext = contextSpy(Native, early, box);
     }
     try { this._call("start", early); } finally { if (Native) globalThis.AudioContext = Native; }
-    if (made) {
-      this._ctx = made;
+    if (box.made) {
+      this._ctx = box.made;
       // dispose() closes the context, which fires one more statechange.
-      made.addEventListener("statechange", () => { if (!this._disposed) this._emit("state", this.state()); });
+      this._onCtxState = () => { if (!this._disposed) this._emit("state", this.state()); };
+      this._ctx.addEventListener("statechange", this._onCtxState);
     }
     const ctx = this._ctx;
     if (ctx && ctx.state !== "running") {
@@ -180,6 +183,20 @@ export class AmbientAudio {
   }
 
   /**
+   * What the instance holds, for long sessions and their benchmarks
+   * (bench/soak): the Go runtime's memory (runtime/metrics), the wasm's
+   * linear memory (it never shrinks: its size is what the tab keeps), and
+   * the bytes each cache counts as holding. Cheap: a few figures, no state.
+   * @returns {import("./ambient").Stats}
+   */
+  stats() {
+    this._live();
+    const s = JSON.parse(this._call("stats"));
+    s.wasmMemory = this._api.memory ? this._api.memory.buffer.byteLength : 0;
+    return s;
+  }
+
+  /**
    * Whether the source holds landblock (bx, by), as far as this instance
    * knows (a fetch, a not-found, the source's landblock listing): off the
    * data the listener is nowhere.
@@ -206,7 +223,15 @@ export class AmbientAudio {
     if (this._disposed) return;
     this._api.dispose();
     clearInterval(this._timer);
-    for (const c of [this._ctx, this._early]) if (c) c.close().catch(() => {});
+    if (this._online) globalThis.removeEventListener?.("online", this._online);
+    if (this._ctx) {
+      // Nothing of this instance stays on the context: whatever keeps a
+      // closed context alive (a page's own worklet on it) must not keep the
+      // instance and its wasm memory too.
+      this._ctx.removeEventListener("statechange", this._onCtxState);
+      this._ctx.close().catch(() => {});
+    }
+    if (this._early) this._early.close().catch(() => {});
     this._early = null;
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
@@ -276,13 +301,29 @@ function newContext() {
   } catch { return null; }
 }
 
+// contextSpy stands in for the AudioContext constructor Native while the Go
+// side makes its context: it hands over early when there is one (a
+// constructor returning an object hands that object to `new`), else a new
+// Native, and notes which in box.made. The context made is Native's own,
+// its prototype chain Native's: nothing of the instance that called it
+// stays on it. It lives out here, not in a method, so that its closure
+// holds only what it is given.
+function contextSpy(Native, early, box) {
+  return function AudioContext(o) {
+    box.made = early || new Native(o);
+    return box.made;
+  };
+}
+
 // coded makes an AmbientError: an Error with a code (and, from extra, the
-// record it is about: id, landblock).
+// record it is about: id, landblock; a network failure's reason and status).
 function coded(code, message, extra = {}) {
   const e = new Error(message);
   e.code = code;
   if (extra.id) e.id = extra.id;
   if (extra.landblock) e.landblock = extra.landblock;
+  if (extra.reason) e.reason = extra.reason;
+  if (extra.status) e.status = extra.status;
   return e;
 }
 
@@ -315,7 +356,9 @@ async function runWasm(wasmURL, wasmExec, whileLoading) {
   }
   const exited = go.run(inst);
   try {
-    return await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+    const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
+    api.memory = inst.exports.mem; // stats(): the linear memory's size
+    return api;
   } finally {
     delete globalThis[cbName];
   }

@@ -8,7 +8,7 @@ import { blockOf, hexId, landblockId, posText } from "./geo.js";
 import { MapCanvas } from "./page/mapcanvas.js";
 import { Movement } from "./page/movement.js";
 import { Panel } from "./page/panel.js";
-import { SourcePicker, missingLandblock, moveFailure, noCells, sourceName } from "./page/source.js";
+import { SourcePicker, missingLandblock, moveFailure, networkWords, noCells, sourceName, troubleWords } from "./page/source.js";
 import { TileStore } from "./page/tiles.js";
 
 const NO_INFO = Object.freeze({ terrains: [], landmarks: [] });
@@ -28,6 +28,7 @@ async function startPage() {
   let generation = 0; // which connect() is current
   let audioWanted = false; // the user started the audio once
   let block; // the landblock the legend was drawn for
+  let playing = null; // the source amb reads
 
   const audioState = () => (amb && amb.audioContext ? amb.audioContext.state : "none");
   const info = () => (amb ? amb.info : NO_INFO);
@@ -40,6 +41,7 @@ async function startPage() {
     terrainAt: (id) => tiles.terrainAt(id),
     onLandmark: (l) => movement.jump(posText(l.where)),
     onStart: () => startAudio(),
+    troubleWords: (t) => troubleWords(t, playing),
   });
   const movement = new Movement({
     onMoved: (w, { recentre, settled }) => {
@@ -123,13 +125,14 @@ async function startPage() {
     }
     if (my !== generation) { a.dispose(); return; }
     amb = a;
+    playing = src;
     window.ambient = a;
     tiles.attach(a); movement.attach(a);
     panel.setInfo(a.info); legend();
     a.setVolume(Number(vol.value));
     a.setEnabled(enabled.checked);
     a.on("state", (s) => { st = s; panel.render(s, movement.player, audioState()); canvas.invalidate(); });
-    a.on("error", (e) => panel.error(e.message));
+    a.on("error", (e) => panel.error(networkWords(e, src)));
     a.on("play", (ev) => panel.played(ev));
     source.connected(src, a.info);
 

@@ -1,6 +1,10 @@
 package mix
 
-import "acambient/core/audio"
+import (
+	"sync/atomic"
+
+	"acambient/core/audio"
+)
 
 // cache keeps resampled waves by id under a byte budget, least recently
 // used out first, and lets go of those the host no longer holds.
@@ -8,6 +12,9 @@ type cache struct {
 	budget, used int64
 	clock        uint64
 	m            map[uint32]*cacheEntry
+	// held mirrors used and len(m) for readers on other goroutines
+	// (Mixer.Cached: the page's stats).
+	held, clips atomic.Int64
 }
 
 type cacheEntry struct {
@@ -16,8 +23,8 @@ type cacheEntry struct {
 	used uint64
 }
 
-func newCache(budget int64) cache {
-	return cache{budget: budget, m: map[uint32]*cacheEntry{}}
+func newCache(budget int64) *cache {
+	return &cache{budget: budget, m: map[uint32]*cacheEntry{}}
 }
 
 // get returns the clip made from p, or nil.
@@ -51,12 +58,17 @@ func (k *cache) put(id uint32, p *audio.PCM, c *clip) {
 	k.clock++
 	k.m[id] = &cacheEntry{src: p, c: c, used: k.clock}
 	k.used += c.bytes()
+	k.held.Store(k.used)
+	k.clips.Store(int64(len(k.m)))
 }
 
-// sweep drops every clip whose wave the host no longer retains.
-func (k *cache) sweep(retained func(uint32) bool) {
-	for id := range k.m {
-		if !retained(id) {
+// sweep drops every clip whose wave the host no longer retains, or now
+// holds as another PCM (decoded again after it let the first go): such a
+// clip could never be played again, and it keeps the old PCM alive too,
+// which its bytes do not count.
+func (k *cache) sweep(retained func(uint32) bool, pcm func(uint32) *audio.PCM) {
+	for id, e := range k.m {
+		if !retained(id) || pcm(id) != e.src {
 			k.drop(id)
 		}
 	}
@@ -66,5 +78,7 @@ func (k *cache) drop(id uint32) {
 	if e := k.m[id]; e != nil {
 		k.used -= e.c.bytes()
 		delete(k.m, id)
+		k.held.Store(k.used)
+		k.clips.Store(int64(len(k.m)))
 	}
 }

@@ -95,7 +95,7 @@ type Mixer struct {
 
 	voices [numVoices]voice // by the engine's slot
 	tails  [numVoices]voice // voices cut early, fading out
-	cache  cache
+	cache  *cache
 	lim    limiter
 
 	fadeReq  atomic.Uint64 // FadeAll calls so far
@@ -138,6 +138,13 @@ func New(host Host, opt Options) (*Mixer, error) {
 		lim:      newLimiter(opt.Rate),
 	}
 	return m, nil
+}
+
+// Cached reports the resampled waves the mixer keeps for reuse: their
+// bytes (what Options.CacheBytes bounds) and how many. Safe to call from
+// any goroutine.
+func (m *Mixer) Cached() (bytes int64, clips int) {
+	return m.cache.held.Load(), int(m.cache.clips.Load())
 }
 
 // Rate is the output rate in frames per second.
@@ -228,7 +235,7 @@ func (m *Mixer) runTick() {
 	}
 	if m.n >= m.nextKeep {
 		m.nextKeep = m.n + int64(retainCheckSeconds*float64(m.rate))
-		m.cache.sweep(m.host.Retained)
+		m.cache.sweep(m.host.Retained, m.host.PCM)
 	}
 }
 

@@ -385,6 +385,17 @@ func TestCache(t *testing.T) {
 	if m.cache.m[2] != nil || m.cache.m[3] == nil {
 		t.Errorf("the host released wave 2 but the cache still holds it")
 	}
+	// The host decodes wave 3 again (it let it go and came back): the clip
+	// of the old PCM can never play again, and it goes within a second
+	// even though wave 3 does not play, with the old PCM it holds.
+	h.pcm[3] = dc(22050, 22050, 0.1)
+	render(m, 48000, 4800)
+	if e := m.cache.m[3]; e != nil {
+		t.Errorf("the host holds a new PCM for wave 3 but the cache still holds the old one's clip")
+	}
+	if b, n := m.Cached(); b != 0 || n != 0 {
+		t.Errorf("Cached() = %d bytes, %d clips; want none", b, n)
+	}
 }
 
 // TestNoAllocSteadyState: once its waves are resampled, a block allocates
@@ -438,6 +449,10 @@ func TestFadeAllFromAnotherGoroutine(t *testing.T) {
 		script = append(script, play(0, k, 1, -6, 0))
 	}
 	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: tone(22050, 440, 0.5, 10*22050)}, script...), Options{})
+	buf := make([]float32, 2*512)
+	// The voices sound before the first FadeAll: else the other goroutine
+	// may be done before they start, and nothing was sounding to fade.
+	m.ReadFloat(buf)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -445,7 +460,6 @@ func TestFadeAllFromAnotherGoroutine(t *testing.T) {
 			m.FadeAll()
 		}
 	}()
-	buf := make([]float32, 2*512)
 	for i := 0; i < 200; i++ {
 		m.ReadFloat(buf)
 	}

@@ -116,6 +116,29 @@ func stats(b []byte, s session.Stats) []byte {
 	b = strconv.AppendInt(b, s.HeldBytes, 10)
 	b = append(b, `,"loadingSkips":`...)
 	b = strconv.AppendInt(b, int64(s.LoadingSkips), 10)
+	if t := s.Trouble; t != nil {
+		b = append(b, `,"trouble":{"reason":`...)
+		b = str(b, t.Reason)
+		if t.Status != 0 {
+			b = append(b, `,"status":`...)
+			b = strconv.AppendInt(b, int64(t.Status), 10)
+		}
+		if t.Rate != 0 {
+			b = append(b, `,"rate":`...)
+			b = float(b, t.Rate, 64)
+		}
+		if t.RetryAfter != 0 {
+			b = append(b, `,"retryAfter":`...)
+			b = float(b, t.RetryAfter, 64)
+		}
+		b = append(b, `,"retryIn":`...)
+		b = float(b, t.RetryIn, 64)
+		b = append(b, `,"for":`...)
+		b = float(b, t.For, 64)
+		b = append(b, `,"message":`...)
+		b = str(b, t.Message)
+		b = append(b, '}')
+	}
 	return append(b, '}')
 }
 

@@ -145,3 +145,27 @@ func TestFloatsAreEncodingJSONs(t *testing.T) {
 		}
 	}
 }
+
+// stats(): every figure distinct, so that a key swapped or dropped shows;
+// loading with and without trouble, each of trouble's optional keys.
+func TestPageStatsAreEncodingJSONs(t *testing.T) {
+	p := Page{
+		Go:      GoMemory{Live: 1, Objects: 2, Free: 3, Released: 4, Goal: 5, Stacks: 6, Total: 7, Allocated: 8, GCs: 9, Goroutines: 10},
+		Loading: session.Stats{Records: 11, Bytes: 12, Failed: 13, Pending: 14, HeldBytes: 15, LoadingSkips: 16},
+		Held:    session.HeldStats{Blocks: 17, Cells: 18, Tables: 19, Waves: 20, WaveBytes: 21, Kept: 22, KeptBytes: 23},
+		Portal:  datfetch.HTTPStats{InFlight: 24, InFlightPeak: 25, InFlightMax: 26, Cached: 27, CachedRecords: 28, Requests: 29, Received: 30},
+		Cell:    datfetch.HTTPStats{InFlight: 31, InFlightPeak: 32, InFlightMax: 33, Cached: 34, CachedRecords: 35, Requests: 36, Received: 37},
+		Mixer:   Mixer{Cached: 38, Clips: 39},
+	}
+	got, err := PageStats(nil, p)
+	same(t, "stats() without trouble", got, err, p)
+	for _, tr := range []session.Trouble{
+		{Reason: "status", Status: 503, RetryAfter: 2.5, RetryIn: 1.25, For: 7, Message: `the server answered "503" <busy>`},
+		{Reason: "slow", Rate: 1234.5, RetryIn: 0, For: 5.000001, Message: "slow"},
+		{Reason: "no-answer", RetryIn: 1e-7, For: 0, Message: ""},
+	} {
+		p.Loading.Trouble = &tr
+		got, err := PageStats(nil, p)
+		same(t, "stats() with trouble "+tr.Reason, got, err, p)
+	}
+}

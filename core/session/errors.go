@@ -36,6 +36,11 @@ type Problem struct {
 	Message   string  `json:"message"`
 	ID        dat.DID `json:"id,omitempty"`        // CodeNotFound, CodeBadRecord
 	Landblock dat.DID `json:"landblock,omitempty"` // CodeMissingLandblock: 0xXXYYFFFF
+	// Reason and Status say more of a CodeNetwork failure: "no-answer"
+	// (offline, unreachable), "status" (the server answered Status),
+	// "stalled", "damaged" (datfetch.NetworkReason).
+	Reason string `json:"reason,omitempty"`
+	Status int    `json:"status,omitempty"`
 }
 
 // Classify sorts err by what it wraps (errors.Is and As, never its text):
@@ -70,6 +75,7 @@ func Classify(err error) Problem {
 		p.Code = CodeNotFound
 	case errors.Is(err, datfetch.ErrNetwork):
 		p.Code = CodeNetwork
+		p.Reason, p.Status, _ = datfetch.NetworkReason(err)
 	case errors.As(err, &de):
 		p.Code, p.ID = CodeBadRecord, dat.DID(de.ID)
 	case errors.As(err, &re):

@@ -32,12 +32,13 @@ type loader struct {
 	decoding    sync.Mutex // progressive: one wave decodes at a time, so a yield lets the event loop in
 
 	mu     sync.Mutex
-	blocks map[uint32]*dat.LandBlock // by landblock id; nil value = known missing
-	cells  map[uint32]*dat.EnvCell   // by EnvCell id; nil value = known missing
-	tables map[uint32]tableEntry     // by SoundTable id
-	waves  map[uint32]waveEntry      // by Wave id
-	gen    uint64                    // bumped whenever a record other than a wave becomes known
-	waved  uint64                    // bumped whenever a wave becomes known
+	blocks map[uint32]*dat.LandBlock  // by landblock id; nil value = known missing
+	cells  map[uint32]*dat.EnvCell    // by EnvCell id; nil value = known missing
+	tables map[uint32]tableEntry      // by SoundTable id
+	waves  map[uint32]waveEntry       // by Wave id
+	kept   *datfetch.Cache[waveEntry] // waves evict let go of (kept.go); nil keeps none
+	gen    uint64                     // bumped whenever a record other than a wave becomes known
+	waved  uint64                     // bumped whenever a wave becomes known
 	stats  Stats
 
 	// The waves still to fetch, in order, and those in flight
@@ -68,6 +69,9 @@ type Stats struct {
 	// LoadingSkips counts the fires skipped because their wave was still
 	// on its way (Options.Progressive: ReasonLoading).
 	LoadingSkips int `json:"loadingSkips"`
+	// Trouble is why what the listener's place needs is not all here, while
+	// that lasts (trouble.go); nil otherwise.
+	Trouble *Trouble `json:"trouble,omitempty"`
 }
 
 // parallelFetches bounds the fetches in flight: enough to hide HTTP latency,
@@ -143,7 +147,7 @@ func (l *loader) load(ctx context.Context, n need) {
 	if ctx.Err() != nil || l.progressive {
 		return
 	}
-	l.fetchAll(ctx, l.portal, l.neededWaves(n.blocks), l.storeWave)
+	l.fetchAll(ctx, l.portal, l.restore(l.neededWaves(n.blocks)), l.storeWave)
 	l.mu.Lock()
 	// A table counts as loaded only once its waves are decoded (architecture.md).
 	for id, e := range l.tables {
@@ -200,6 +204,7 @@ func (l *loader) waveGeneration() uint64 {
 func (l *loader) wantWaves(ctx context.Context, ids []uint32) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.restoreLocked(slices.Clone(ids)) // those evict kept are known again, not fetched (kept.go)
 	seen := map[uint32]bool{}
 	q := make([]uint32, 0, len(ids))
 	l.head = 0
@@ -322,6 +327,7 @@ func (l *loader) evict(keep need, held map[uint32]bool) {
 		if !liveWaves[id] {
 			l.stats.HeldBytes -= w.bytes
 			delete(l.waves, id)
+			l.keepLocked(id, w)
 		}
 	}
 }
@@ -628,24 +634,35 @@ func (l *loader) setWave(id uint32, w waveEntry) {
 	l.mu.Unlock()
 }
 
-// transient is a failure that a later fetch may not repeat (network, ctx):
-// such a record stays unknown so that the next load asks again.
-func transient(err error) bool {
-	return err != nil && !errors.Is(err, datfetch.ErrNotFound)
+// failed sorts a fetch's error. Not found is retail's answer for a record
+// that is not there: final, and no problem. A bad record (it arrived whole
+// and is not the record, or is over the cap: datfetch.ErrBadRecord, which
+// ErrTooLarge is too) is reported and final, as a malformed one is: asking
+// again would get the same. Anything else (the network, the context) is
+// reported and leaves the record unknown, so that the next load asks again.
+func (l *loader) failed(kind dat.Kind, id uint32, err error) (final bool, problem error) {
+	switch {
+	case errors.Is(err, datfetch.ErrNotFound):
+		return true, nil
+	case errors.Is(err, datfetch.ErrBadRecord):
+		return true, l.report(recordErr(kind, id, err))
+	}
+	return false, l.report(recordErr(kind, id, err))
 }
 
 // The store functions record a fetch's result and return the problem they
-// reported, if any: a failed fetch (the record stays unknown) or a record
-// that did not decode (known, and treated as missing). Not found is no
-// problem: it is retail's answer for a record that is not there.
+// reported, if any: a failed fetch (the record stays unknown, unless it is a
+// bad record: see failed) or a record that did not decode (known, and
+// treated as missing). Not found is no problem: it is retail's answer for a
+// record that is not there.
 
 func (l *loader) storeBlock(id uint32, b []byte, err error) error {
 	if err != nil {
-		if transient(err) {
-			return l.report(recordErr(dat.KindLandBlock, id, err))
+		final, problem := l.failed(dat.KindLandBlock, id, err)
+		if final {
+			set(l, l.blocks, id, nil)
 		}
-		set(l, l.blocks, id, nil)
-		return nil
+		return problem
 	}
 	lb, err := dat.DecodeLandBlock(id, b)
 	if err != nil {
@@ -657,11 +674,11 @@ func (l *loader) storeBlock(id uint32, b []byte, err error) error {
 
 func (l *loader) storeCell(id uint32, b []byte, err error) error {
 	if err != nil {
-		if transient(err) {
-			return l.report(recordErr(dat.KindEnvCell, id, err))
+		final, problem := l.failed(dat.KindEnvCell, id, err)
+		if final {
+			set(l, l.cells, id, nil)
 		}
-		set(l, l.cells, id, nil)
-		return nil
+		return problem
 	}
 	c, err := dat.DecodeEnvCell(id, b)
 	if err != nil {
@@ -672,14 +689,14 @@ func (l *loader) storeCell(id uint32, b []byte, err error) error {
 }
 
 // storeTable: a missing or malformed table is retail's stb_not_found
-// (DBObj::Get fails either way); a failed fetch stays Pending.
+// (DBObj::Get fails either way); a failed fetch of the network stays Pending.
 func (l *loader) storeTable(id uint32, b []byte, err error) error {
 	if err != nil {
-		if transient(err) {
-			return l.report(recordErr(dat.KindSoundTable, id, err))
+		final, problem := l.failed(dat.KindSoundTable, id, err)
+		if final {
+			set(l, l.tables, id, tableEntry{status: ambient.NotFound})
 		}
-		set(l, l.tables, id, tableEntry{status: ambient.NotFound})
-		return nil
+		return problem
 	}
 	t, err := dat.DecodeSoundTable(id, b)
 	if err != nil {
@@ -698,11 +715,11 @@ func (l *loader) storeTable(id uint32, b []byte, err error) error {
 // every buffer when its table loads; one that fails plays as "noWave".
 func (l *loader) storeWave(id uint32, b []byte, err error) error {
 	if err != nil {
-		if transient(err) {
-			return l.report(recordErr(dat.KindWave, id, err))
+		final, problem := l.failed(dat.KindWave, id, err)
+		if final {
+			l.setWave(id, waveEntry{})
 		}
-		l.setWave(id, waveEntry{})
-		return nil
+		return problem
 	}
 	w, err := dat.DecodeWave(id, b)
 	if err != nil {

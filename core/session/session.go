@@ -72,10 +72,16 @@ type Options struct {
 	EventLog int
 	// Listing, if set, is asked once, in the background, at New: the ids of
 	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
-	// it answers, a landblock it does not name is never asked for. A failure
+	// it answers, a landblock it does not name is never asked for; until then
+	// (up to datfetch.ListingWait) landblocks wait for it. A failure
 	// (ErrNotFound: the source keeps no listing) is no problem: each missing
 	// landblock is then asked for once.
 	Listing func(context.Context) ([]uint32, error)
+	// KeepWaveBytes bounds the decoded waves kept after the host lets them
+	// go (least recently used out first), so that a return to a place
+	// visited lately neither fetches nor decodes them again (kept.go). 0
+	// keeps none: the tools visit each place once.
+	KeepWaveBytes int64
 }
 
 // PrefetchMetres is how near a block edge the player must be for the host
@@ -98,27 +104,29 @@ type Host struct {
 	ctx context.Context
 	log eventLog // what Drain hands the page; its own lock
 
-	mu         sync.Mutex // guards everything below and the engine
-	eng        *ambient.Engine
-	player     *world.Position // the latest Move
-	moved      bool            // a Move since the last Tick
-	camera     *world.Position
-	heading    float64
-	cur        world.Position // where the engine was last moved to
-	have       bool           // cur is set
-	ticked     bool
-	now        float64
-	lacking    bool    // the last rebuild read a record that was not yet known
-	rebuiltGen uint64  // the loader's generation at the last rebuild
-	retryAt    float64 // when to fetch what is lacking again
-	retryWait  float64
-	loading    bool            // a background load is running
-	stale      bool            // the listener moved while a load ran: load again when it ends
-	events     []ambient.Event // this tick's, handed to the caller of Tick
-	order      []uint32        // the waves in the order the last rebuild wants them (Progressive)
-	wavesDue   bool            // a load ended: ask for the waves at the next tick (Progressive)
-	wavesSeen  uint64          // the loader's wave generation when lacking was last worked out
-	skips      int             // fires skipped as loading
+	mu            sync.Mutex // guards everything below and the engine
+	eng           *ambient.Engine
+	player        *world.Position // the latest Move
+	moved         bool            // a Move since the last Tick
+	camera        *world.Position
+	heading       float64
+	cur           world.Position // where the engine was last moved to
+	have          bool           // cur is set
+	ticked        bool
+	now           float64
+	lacking       bool    // the last rebuild read a record that was not yet known
+	rebuiltGen    uint64  // the loader's generation at the last rebuild
+	retryAt       float64 // when to fetch what is lacking again
+	retryWait     float64
+	answersAtFail answersSeen     // trouble.go: the sources' answers at the last failure
+	slow          slowWatch       // trouble.go: the bytes arriving while fetches are in flight
+	loading       bool            // a background load is running
+	stale         bool            // the listener moved while a load ran: load again when it ends
+	events        []ambient.Event // this tick's, handed to the caller of Tick
+	order         []uint32        // the waves in the order the last rebuild wants them (Progressive)
+	wavesDue      bool            // a load ended: ask for the waves at the next tick (Progressive)
+	wavesSeen     uint64          // the loader's wave generation when lacking was last worked out
+	skips         int             // fires skipped as loading
 
 	loadsDone int           // background loads ended
 	started   chan struct{} // closed once a first sound could be heard (Started)
@@ -136,18 +144,23 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	land := datfetch.NewLandblocks(cell)
 	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
 		log: eventLog{max: opt.EventLog}, started: make(chan struct{})}
+	h.answersAtFail.n.Store(-1)
 	h.opt.Progressive = opt.Progressive && !opt.Sync
 	h.ld.onError = h.report
 	h.ld.progressive = h.opt.Progressive
+	h.ld.kept = newKept(opt.KeepWaveBytes)
 	if !opt.Sync {
 		h.ld.yield = opt.Yield
 	}
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
 	if opt.Listing != nil {
+		land.ExpectListing() // the first landblocks wait for it (no 404 for one it would not name)
 		go func() {
 			if ids, err := opt.Listing(ctx); err == nil {
 				land.SetListing(ids)
+			} else {
+				land.NoListing()
 			}
 		}()
 	}
@@ -156,6 +169,7 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 
 // report passes a load problem to OnError and to the page's log.
 func (h *Host) report(err error) {
+	h.noteFailure()
 	h.log.problem(err)
 	if h.opt.OnError != nil {
 		h.opt.OnError(err)
@@ -280,6 +294,9 @@ func (h *Host) Tick(now float64) []ambient.Event {
 		}
 	}
 	again := h.stale && !h.loading
+	if h.healedLocked() {
+		h.retryNowLocked() // a source answers again: ask now (trouble.go)
+	}
 	retry := h.lacking && now >= h.retryAt
 	if moved || again || retry {
 		h.fetch(now, retry && !moved && !again)

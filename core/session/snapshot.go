@@ -45,16 +45,11 @@ func (h *Host) Snapshot() Snapshot {
 	if cells == nil {
 		cells = []ambient.CellWeight{}
 	}
-	loading := h.ld.snapshot()
-	loading.LoadingSkips = h.skips
-	if h.wavesDue {
-		loading.Pending++ // the waves of a load that ended are asked for at the next tick
-	}
 	return Snapshot{
 		State:         st,
 		HeldInstances: h.eng.Instances(),
 		Voices:        h.eng.Voices(h.now),
-		Loading:       loading,
+		Loading:       h.statsLocked(),
 		Where:         world.WhereOf(st.Player),
 		Cells:         cells,
 		Next:          h.eng.NextPlays(),

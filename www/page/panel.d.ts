@@ -1,5 +1,5 @@
 // Types of www/page/panel.js: what the page says in words.
-import type { Info, Landmark, PlayEvent, State, Terrain, Where } from "../ambient";
+import type { Info, Landmark, PlayEvent, State, Terrain, Trouble, Where } from "../ambient";
 
 /** The AudioContext's state as the audio pill shows it; "none" before start(). */
 export type AudioState = "none" | AudioContextState;
@@ -9,6 +9,8 @@ export class Panel {
     terrainAt: (objcell: number | string) => Terrain | null;
     onLandmark: (l: Landmark) => void;
     onStart: () => void;
+    /** state().loading.trouble in plain words. */
+    troubleWords: (t: Trouble) => string;
   });
   setInfo(info: Pick<Info, "terrains" | "landmarks">): void;
   landmarkAt(w: Where | null): Landmark | null;

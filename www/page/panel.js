@@ -19,6 +19,7 @@ const rgb = (c) => "#" + (c >>> 0).toString(16).padStart(6, "0");
 export class Panel {
   #terrainAt;
   #onLandmark;
+  #troubleWords;
   #info = { terrains: [], landmarks: [] };
   #flashes = new Map(); // "stb/sound" → time of the last play (ms)
   #errors = [];
@@ -31,9 +32,11 @@ export class Panel {
    * @param terrainAt  the terrain of a land cell, once its tile is loaded
    * @param onLandmark a landmark's button was pressed
    * @param onStart    the start overlay was clicked (or Enter / Space on it)
+   * @param troubleWords state().loading.trouble in plain words
    */
-  constructor({ terrainAt, onLandmark, onStart }) {
+  constructor({ terrainAt, onLandmark, onStart, troubleWords }) {
     this.#terrainAt = terrainAt;
+    this.#troubleWords = troubleWords;
     this.#onLandmark = onLandmark;
     const overlay = $("overlay");
     overlay.addEventListener("click", () => onStart());
@@ -105,8 +108,10 @@ export class Panel {
     const total = L.records + L.pending;
     $("loadBar").value = total ? L.records / total : 1;
     const ls = $("loadState");
-    setText(ls, L.pending ? `loading ${L.pending}…` : `${L.records} records · ${(L.bytes / 1024).toFixed(0)} KB` + (L.failed ? ` · ${L.failed} failed` : ""));
-    ls.className = "pill " + (L.failed ? "warn" : L.pending ? "" : "good");
+    // A bad network, while it lasts, in plain words; else what is loaded.
+    setText(ls, L.trouble ? this.#troubleWords(L.trouble) : L.pending ? `loading ${L.pending}…` :
+      `${L.records} records · ${(L.bytes / 1024).toFixed(0)} KB` + (L.failed ? ` · ${L.failed} failed` : ""));
+    ls.className = "pill " + (L.trouble || L.failed ? "warn" : L.pending ? "" : "good");
 
     const from = this.#sources(st);
     const now = performance.now();

@@ -1,5 +1,5 @@
 // Types of www/page/source.js: the data source and the Data source box.
-import type { Info } from "../ambient";
+import type { Info, Trouble } from "../ambient";
 
 export interface Source {
   /** Base URL, no trailing slash; "" = this page's own origin. */
@@ -20,6 +20,10 @@ export function noCells(src: Source, landblock: string): string;
 export function missingLandblock(err: unknown): string | null;
 export function moveFailure(err: unknown, src: Source): string;
 export function loadFailure(err: unknown, src: Source, page: PageSite): string;
+/** state().loading.trouble in plain words, naming src. */
+export function troubleWords(t: Trouble, src: Source): string;
+/** A "network" error in plain words (by its reason and status), else its message. */
+export function networkWords(err: unknown, src: Source): string;
 
 export class SourcePicker {
   constructor(on: { onChoose: (src: Source) => void });

@@ -78,6 +78,44 @@ export function loadFailure(err, src, page) {
   return `Could not load from ${name}: ${(err && err.message) || err}`;
 }
 
+/**
+ * troubleWords puts state().loading.trouble in plain words: what is wrong
+ * with the way to the records, that what plays goes on, and when the page
+ * asks again. src names the source.
+ */
+export function troubleWords(t, src) {
+  const what = networkWhat(t, src);
+  if (t.reason === "slow") return `${what}; what plays goes on.`;
+  return `${what}. What plays goes on; ` + (t.retryIn >= 0.5 ? `asking again in ${Math.ceil(t.retryIn)} s.` : "asking again now.");
+}
+
+/** A "network" error in plain words (by its reason and status), else its message. */
+export function networkWords(err, src) {
+  if (!err || err.code !== "network" || !err.reason) return String((err && err.message) || err);
+  return `${networkWhat(err, src)} (a record did not arrive; the page asks again).`;
+}
+
+// networkWhat: what is wrong, for a reason ("no-answer", "status",
+// "stalled", "slow", else damaged) with its status, Retry-After and rate.
+function networkWhat(t, src) {
+  const name = sourceName(src), Name = capital(name);
+  switch (t.reason) {
+    case "no-answer": return `No answer from ${name}: the network is down or the server is off`;
+    case "status": {
+      const what = t.status === 503 ? `${Name} is unavailable for now (503)` :
+        t.status === 429 ? `${Name} asks to slow down (429)` : `${Name} fails (status ${t.status})`;
+      return t.retryAfter ? `${what} and asks to wait ${Math.ceil(t.retryAfter)} s` : what;
+    }
+    case "stalled": return `${Name} stopped sending in the middle of a record`;
+    case "slow": return `The network is slow: records arrive at ${rate(t.rate)}`;
+  }
+  return `Records from ${name} arrive damaged`;
+}
+
+// capital starts a sentence with "This server"; a host name stays as it is.
+const capital = (s) => (s === "this server" ? "This server" : s);
+const rate = (bps) => bps >= 1024 ? `${(bps / 1024).toFixed(1)} KB/s` : `${Math.round(bps)} B/s`;
+
 function mixedContent(src, page) {
   return page.protocol === "https:" && (src.server || page.origin).startsWith("http:");
 }

@@ -1,0 +1,361 @@
+package soak
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Sample is soak.mjs's sample line: what the page holds at one moment.
+type Sample struct {
+	T      float64 `json:"t"`
+	Phase  string  `json:"phase"`
+	Source string  `json:"source"`
+	Stats  struct {
+		Go struct {
+			Live, Objects, Goal, Total, Stacks, Allocated, GCs, Goroutines float64
+		} `json:"go"`
+		WasmMemory float64 `json:"wasmMemory"`
+		Loading    struct {
+			Records, Failed, Pending int
+			Bytes, HeldBytes         float64
+		} `json:"loading"`
+		Held struct {
+			Blocks, Cells, Tables, Waves int
+			WaveBytes                    float64
+			Kept                         int
+			KeptBytes                    float64
+		} `json:"held"`
+		Portal, Cell struct {
+			Cached, InFlightPeak float64
+			CachedRecords        int
+			Requests             int
+		}
+		Mixer struct {
+			Cached float64
+			Clips  int
+		} `json:"mixer"`
+	} `json:"stats"`
+	Voices, Sounds, Held int
+	Where                string
+	JSHeap               *struct{ Used, Total float64 } `json:"jsHeap"`
+	CDPHeap              *struct {
+		UsedSize, TotalSize float64
+		BackingStorageSize  float64 `json:"backingStorageSize"`
+	} `json:"cdpHeap"`
+	Renderer      struct{ RSS, HWM float64 } `json:"renderer"`
+	Tap           Tap                        `json:"tap"`
+	Epoch         int                        `json:"epoch"`
+	Instances     int                        `json:"instances"`
+	Alive         int                        `json:"alive"` // instances still in memory (not yet collected)
+	Load, Errors  string
+	Requests      int `json:"requests"`
+	ConsoleErrors int `json:"consoleErrors"`
+}
+
+// Tap is the totals of the probe at the destination.
+type Tap struct {
+	Frames, Sound, Sumsq     float64
+	Gaps, GapFrames, Quantum int
+	Silences, Steps, MaxGap  int
+}
+
+// HeldBytes is what the page's caches hold: decoded waves (in use and
+// kept), the record caches of both sources, the mixer's resampled waves.
+func (s *Sample) HeldBytes() float64 {
+	st := &s.Stats
+	return st.Held.WaveBytes + st.Held.KeptBytes + st.Portal.Cached + st.Cell.Cached + st.Mixer.Cached
+}
+
+// Jump is a landmark jump: whether the page's instances became gather's
+// there, and the record requests the servers saw meanwhile.
+type Jump struct {
+	T        float64  `json:"t"`
+	Name     string   `json:"name"`
+	Epoch    int      `json:"epoch"`
+	Source   string   `json:"source"`
+	Return   bool     `json:"return"`
+	Since    *float64 `json:"since"`
+	Requests int      `json:"requests"`
+	Equal    bool     `json:"equal"`
+	SettleMs float64  `json:"settleMs"`
+	Checks   int      `json:"checks"`
+	Diff     string   `json:"diff"`
+	Sounds   int      `json:"sounds"`
+}
+
+// Fault is a bad-network case.
+type Fault struct {
+	Fault    string   `json:"fault"`
+	T        float64  `json:"t"`
+	Seconds  float64  `json:"seconds"`
+	Requests int      `json:"requests"`
+	Said     [][2]any `json:"said"`   // the load pill's texts while it lasted, with how often
+	Errors   [][2]any `json:"errors"` // the error area's lines
+	After    [][2]any `json:"after"`  // the load pill's texts after the network came back
+	During   struct {
+		MinVoices  int     `json:"minVoices"`
+		MaxPending int     `json:"maxPending"`
+		RMS        float64 `json:"rms"`
+		Secs       float64 `json:"secs"`
+	} `json:"during"`
+	Healed    *float64 `json:"healed"` // seconds from the network's return to gather's instances, nothing pending
+	Checks    int      `json:"checks"`
+	HealDiff  string   `json:"healDiff"`
+	Sounds    int      `json:"sounds"`
+	AfterHeal struct {
+		RMS float64 `json:"rms"`
+	} `json:"afterHeal"`
+	Final json.RawMessage `json:"final"`
+}
+
+// Console is a console error or warning, or an uncaught page error.
+type Console struct {
+	T     float64 `json:"t"`
+	Phase string  `json:"phase"`
+	Type  string  `json:"type"`
+	Text  string  `json:"text"`
+	URL   string  `json:"url"`
+}
+
+// Parsed is a Result's lines by kind.
+type Parsed struct {
+	Samples  []Sample
+	Jumps    []Jump
+	Faults   []Fault
+	Console  []Console
+	Switches []struct {
+		T  float64 `json:"t"`
+		To string  `json:"to"`
+		Ms float64 `json:"ms"`
+	}
+	Errors []string // the script's own failures
+	Ended  bool
+	// Alive is how many instances were still in memory at the end, after
+	// forced collections (the current one: 1).
+	Alive int
+}
+
+// Parse sorts the result's lines by kind.
+func (r *Result) Parse() (*Parsed, error) {
+	p := &Parsed{}
+	for _, l := range r.Lines {
+		var err error
+		switch l.Kind {
+		case "sample":
+			var s Sample
+			err = json.Unmarshal(l.Raw, &s)
+			p.Samples = append(p.Samples, s)
+		case "jump":
+			var j Jump
+			err = json.Unmarshal(l.Raw, &j)
+			p.Jumps = append(p.Jumps, j)
+		case "fault":
+			var f Fault
+			err = json.Unmarshal(l.Raw, &f)
+			p.Faults = append(p.Faults, f)
+		case "console":
+			var c Console
+			err = json.Unmarshal(l.Raw, &c)
+			p.Console = append(p.Console, c)
+		case "switch":
+			var s struct {
+				T  float64 `json:"t"`
+				To string  `json:"to"`
+				Ms float64 `json:"ms"`
+			}
+			err = json.Unmarshal(l.Raw, &s)
+			p.Switches = append(p.Switches, s)
+		case "error":
+			var e struct{ Error string }
+			err = json.Unmarshal(l.Raw, &e)
+			p.Errors = append(p.Errors, e.Error)
+		case "end":
+			var e struct{ Alive int }
+			err = json.Unmarshal(l.Raw, &e)
+			p.Ended, p.Alive = true, e.Alive
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s line: %w", l.Kind, err)
+		}
+	}
+	return p, nil
+}
+
+// Summary is the soak's closing figures against its targets.
+type Summary struct {
+	Minutes float64
+	// At5 and End are the samples nearest 5 minutes in and the last;
+	// Peak5 and PeakEnd the most each figure reached up to 5 minutes and
+	// over the last 5 (the wasm's memory only grows, but a source switch
+	// makes a new instance).
+	At5, End         *Sample
+	WasmRatio        float64 // the wasm's memory, end ÷ 5 min
+	GoLiveRatio      float64 // the Go heap found live, peak of the last 5 min ÷ peak of the first 5
+	HeldRatio        float64 // the caches' bytes, the same way
+	Jumps, Equal     int     // landmark jumps, and those whose instances became gather's
+	Returns          int     // jumps back to a place visited before by the same instance
+	ReturnRequests   int     // record requests during those returns
+	ReturnsFetching  int     // returns that fetched anything
+	Records          int     // record requests the servers saw in all
+	Gaps, Steps      int     // dropouts at the destination: inserted silences, and clicks
+	Quantum          int     // gaps of whole render quanta
+	GapsPerMinute    float64 // over the soak
+	ConsoleErrors    []Console
+	Instances        int // instances the page made (source switches)
+	RendererEnd      float64
+	RendererPeak     float64
+	WasmPeak, GoPeak float64
+}
+
+// Summarize computes the closing figures of the soak phase.
+func (p *Parsed) Summarize(res *Result) Summary {
+	var s Summary
+	var soak []Sample
+	for i := range p.Samples {
+		if p.Samples[i].Phase == "soak" {
+			soak = append(soak, p.Samples[i])
+		}
+	}
+	if len(soak) == 0 {
+		return s
+	}
+	first, last := soak[0], soak[len(soak)-1]
+	s.End = &soak[len(soak)-1]
+	s.Minutes = (last.T - first.T) / 60
+	best := math.Inf(1)
+	for i := range soak {
+		if d := math.Abs(soak[i].T - first.T - 300); d < best {
+			best, s.At5 = d, &soak[i]
+		}
+	}
+	peak := func(from, to float64, f func(*Sample) float64) float64 {
+		m := 0.0
+		for i := range soak {
+			if t := soak[i].T - first.T; t >= from && t <= to {
+				m = max(m, f(&soak[i]))
+			}
+		}
+		return m
+	}
+	endT := last.T - first.T
+	ratio := func(f func(*Sample) float64) float64 {
+		a, b := peak(0, 300, f), peak(endT-300, endT, f)
+		if a == 0 {
+			return 0
+		}
+		return b / a
+	}
+	s.WasmRatio = last.Stats.WasmMemory / s.At5.Stats.WasmMemory
+	s.GoLiveRatio = ratio(func(x *Sample) float64 { return x.Stats.Go.Live })
+	s.HeldRatio = ratio(func(x *Sample) float64 { return x.HeldBytes() })
+	for i := range soak {
+		s.RendererPeak = max(s.RendererPeak, soak[i].Renderer.RSS)
+		s.WasmPeak = max(s.WasmPeak, soak[i].Stats.WasmMemory)
+		s.GoPeak = max(s.GoPeak, soak[i].Stats.Go.Total)
+	}
+	s.RendererEnd = last.Renderer.RSS
+	s.Gaps, s.Steps, s.Quantum = last.Tap.Gaps-first.Tap.Gaps, last.Tap.Steps-first.Tap.Steps, last.Tap.Quantum-first.Tap.Quantum
+	if s.Minutes > 0 {
+		s.GapsPerMinute = float64(s.Gaps) / s.Minutes
+	}
+	s.Instances = last.Instances
+	for _, j := range p.Jumps {
+		s.Jumps++
+		if j.Equal {
+			s.Equal++
+		}
+		if j.Return {
+			s.Returns++
+			s.ReturnRequests += j.Requests
+			if j.Requests > 0 {
+				s.ReturnsFetching++
+			}
+		}
+	}
+	s.Records = len(res.Requests)
+	for _, c := range p.Console {
+		if c.Phase == "soak" && c.Type != "warning" {
+			s.ConsoleErrors = append(s.ConsoleErrors, c)
+		}
+	}
+	return s
+}
+
+// Row is one line of the figures table for a sample.
+func Row(s *Sample) string {
+	mib := func(v float64) string { return fmt.Sprintf("%6.1f", v/(1<<20)) }
+	js := 0.0
+	if s.JSHeap != nil {
+		js = s.JSHeap.Used
+	}
+	st := &s.Stats
+	return fmt.Sprintf("%6.1f %-6s %s %s %s %s %s %s %s %s %s %6d %6d %5d %5d %4d %3d",
+		s.T/60, s.Source, mib(st.WasmMemory), mib(st.Go.Live), mib(st.Go.Total), mib(js), mib(s.Renderer.RSS),
+		mib(st.Held.WaveBytes), mib(st.Held.KeptBytes), mib(st.Portal.Cached+st.Cell.Cached), mib(st.Mixer.Cached),
+		st.Loading.Records, s.Requests, s.Tap.Gaps, s.Tap.Steps, s.Voices, s.ConsoleErrors)
+}
+
+// Header is the figures table's header, for Row.
+const Header = "   min source  wasm  GoLive GoTotal JSheap   tab  waves   kept records mixer  fetched  netreq  gaps steps vcs err\n" +
+	"                 MiB     MiB     MiB    MiB    MiB    MiB    MiB  MiB    MiB  (records)"
+
+// Browser finds Debian's chromium and playwright-core (installing the latter
+// into the cache folder e2e uses; never `npx playwright install`).
+func Browser(version string) (chromium, pwDir string, err error) {
+	for _, p := range []string{"/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			chromium = p
+			break
+		}
+	}
+	if chromium == "" {
+		return "", "", errors.New("no chromium (apt-get install chromium)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return "", "", errors.New("no node (apt-get install nodejs)")
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	pwDir = filepath.Join(cache, "acambient-e2e", "playwright-core-"+version)
+	if _, err := os.Stat(filepath.Join(pwDir, "node_modules", "playwright-core", "package.json")); err != nil {
+		npm := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", pwDir, "playwright-core@"+version)
+		var buf strings.Builder
+		npm.Stdout, npm.Stderr = &buf, &buf
+		if err := npm.Run(); err != nil {
+			return "", "", fmt.Errorf("npm install playwright-core: %w\n%s", err, buf.String())
+		}
+	}
+	return chromium, pwDir, nil
+}
+
+// Stalled counts the answers stalled mid-body during fault f, and of the
+// waves they were, those asked for again later and answered whole: a body
+// that did not verify must not have been kept in its place.
+func Stalled(reqs []Request, f Fault) (stalled, again int) {
+	paths := map[string]int64{}
+	for _, q := range reqs {
+		if q.Fault == FaultStall && !q.Whole {
+			stalled++
+			if _, ok := paths[q.Path]; !ok {
+				paths[q.Path] = q.At
+			}
+		}
+	}
+	for p := range paths {
+		for _, q := range reqs {
+			if q.Path == p && q.Whole && q.Status == 200 && q.Fault != FaultStall {
+				again++
+				break
+			}
+		}
+	}
+	return stalled, again
+}

@@ -1,0 +1,78 @@
+package soak
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// TestSummarize: the closing figures of a made-up half hour: the sample
+// nearest 5 minutes is the baseline, the wasm's memory is end ÷ baseline,
+// the Go heap and the caches' bytes are the peak of the last 5 minutes ÷
+// the peak of the first 5; gaps count from the first sample; a return
+// that fetched counts; warnings and the faults' console lines do not.
+func TestSummarize(t *testing.T) {
+	var lines []string
+	for k := 0; k <= 60; k++ { // every 30 s for 30 minutes
+		wasm := 40 << 20
+		if k > 10 {
+			wasm = 46 << 20
+		}
+		live := 15 << 20
+		if k == 3 {
+			live = 20 << 20 // the first 5 minutes' peak
+		}
+		if k == 58 {
+			live = 22 << 20 // the last 5 minutes' peak
+		}
+		lines = append(lines, fmt.Sprintf(`{"kind":"sample","t":%d,"phase":"soak","stats":{"go":{"live":%d},"wasmMemory":%d,`+
+			`"held":{"waveBytes":1000,"keptBytes":%d},"portal":{"cached":500},"cell":{"cached":0},"mixer":{"cached":0}},"tap":{"gaps":%d}}`,
+			100+30*k, live, wasm, 100*k, 5+k/10))
+	}
+	lines = append(lines,
+		`{"kind":"jump","t":200,"name":"river","return":false,"requests":9,"equal":true}`,
+		`{"kind":"jump","t":290,"name":"river","return":true,"since":90,"requests":0,"equal":true}`,
+		`{"kind":"jump","t":380,"name":"coast","return":true,"since":90,"requests":2,"equal":false}`,
+		`{"kind":"console","t":300,"phase":"soak","type":"error","text":"boom"}`,
+		`{"kind":"console","t":310,"phase":"soak","type":"warning","text":"meh"}`,
+		`{"kind":"console","t":320,"phase":"fault:offline","type":"error","text":"offline"}`)
+	res := &Result{}
+	for _, l := range lines {
+		var k Line
+		if err := json.Unmarshal([]byte(l), &k); err != nil {
+			t.Fatal(err)
+		}
+		k.Raw = json.RawMessage(l)
+		res.Lines = append(res.Lines, k)
+	}
+	p, err := res.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Summarize(res)
+	if s.At5 == nil || s.At5.T != 400 || s.End.T != 1900 || s.Minutes != 30 {
+		t.Fatalf("baseline at %v, end at %v over %v min; want 400 s, 1900 s, 30 min", s.At5.T, s.End.T, s.Minutes)
+	}
+	held := func(k float64) float64 { return 1500 + 100*k }
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"wasm ratio", s.WasmRatio, 46.0 / 40},
+		{"Go live ratio", s.GoLiveRatio, 22.0 / 20},
+		{"held ratio", s.HeldRatio, held(60) / held(10)},
+		{"gaps", float64(s.Gaps), 6},
+		{"gaps a minute", s.GapsPerMinute, 0.2},
+	} {
+		if d := c.got - c.want; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if s.Jumps != 3 || s.Equal != 2 || s.Returns != 2 || s.ReturnsFetching != 1 || s.ReturnRequests != 2 {
+		t.Errorf("jumps %d equal %d returns %d fetching %d (%d requests); want 3, 2, 2, 1 (2)",
+			s.Jumps, s.Equal, s.Returns, s.ReturnsFetching, s.ReturnRequests)
+	}
+	if len(s.ConsoleErrors) != 1 || s.ConsoleErrors[0].Text != "boom" {
+		t.Errorf("console errors %+v; want the soak's one error", s.ConsoleErrors)
+	}
+}
