@@ -252,6 +252,12 @@ func (a *api) open(args []js.Value) (any, error) {
 	// (docs/divergences.md row 11).
 	cell := datfetch.NewHTTP(arg(args, 1).String(), datfetch.HTTPOptions{CacheBytes: pageCellCache,
 		MaxRecordBytes: datfetch.MaxCellRecordBytes})
+	// The resampler's filter for 22050 Hz waves (most of the ambience's:
+	// the demo's beds, retail's) costs tens of milliseconds on this one
+	// thread when the first such wave plays, right on the first sound's
+	// path: design it now, while the region and the ring are on their way,
+	// in pieces so that the network's callbacks are not held up.
+	go mix.Prepare(22050, sampleRate, func() { time.Sleep(time.Millisecond) })
 	// A fresh seed per page: Math.random is enough for which bird sings
 	// first, and keeps crypto out of the wasm.
 	cfg := ambient.DefaultConfig()

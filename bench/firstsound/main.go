@@ -68,6 +68,7 @@ func run() error {
 	clicks := flag.Int("clicks", 5, "runs of click → first sample with every record loaded (0: none)")
 	jsonOut := flag.String("json", "", "also write every run's raw measurements here")
 	timeline := flag.Bool("timeline", false, "keep each navigation's requests (page clock) in -json's file")
+	profile := flag.String("profile", "", "write each navigation's main-thread CPU profile (Chrome DevTools' .cpuprofile, wasm functions by name) into this folder, its clock offset in -json's file")
 	module := flag.String("module", "", "build the page from this module folder (default: the current module), e.g. a checkout of main for the figures before a change")
 	site := flag.String("site", "", "build the page into this folder and keep it; a later run reuses it while the wasm is up to date (default: a temporary folder)")
 	flag.Parse()
@@ -134,14 +135,14 @@ func run() error {
 
 	var all []measurement
 	for _, l := range plan {
-		ms, err := drive(script, pwDir, chromium, url, l, *runs, "visit", *timeline)
+		ms, err := drive(script, pwDir, chromium, url, l, *runs, "visit", *timeline, *profile)
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.name, err)
 		}
 		all = append(all, ms...)
 	}
 	if *clicks > 0 {
-		ms, err := drive(script, pwDir, chromium, url, link{name: "local"}, *clicks, "click", *timeline)
+		ms, err := drive(script, pwDir, chromium, url, link{name: "local"}, *clicks, "click", *timeline, *profile)
 		if err != nil {
 			return fmt.Errorf("click: %w", err)
 		}
@@ -204,15 +205,16 @@ type measurement struct {
 	WasmRequests int                `json:"wasmRequests"`
 	Timeline     json.RawMessage    `json:"timeline,omitempty"`
 	Long         json.RawMessage    `json:"long,omitempty"` // the main thread's long tasks [start, ms] (-timeline)
+	Profile      json.RawMessage    `json:"profile,omitempty"` // -profile: {file, start: the profile's start on the page clock, ms}
 	Clicks       map[string]float64 `json:"clicks"`         // the click's parts, ms after the click
 	StartGaps    int                `json:"startGaps"`      // zero runs ≥ 64 frames in the 1.5 s after the first sample
 	StartSteps   int                `json:"startSteps"`     // steps > 0.25 there
 }
 
 // drive runs the node half for one link and reads its JSON lines.
-func drive(script, pwDir, chromium, url string, l link, runs int, mode string, timeline bool) ([]measurement, error) {
+func drive(script, pwDir, chromium, url string, l link, runs int, mode string, timeline bool, profile string) ([]measurement, error) {
 	cfg, _ := json.Marshal(map[string]any{
-		"runs": runs, "mode": mode, "link": l.name, "timeline": timeline,
+		"runs": runs, "mode": mode, "link": l.name, "timeline": timeline, "profile": profile,
 		"mbit": l.mbit, "latencyMs": float64(l.latency) / float64(time.Millisecond),
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(runs)*3*time.Minute)

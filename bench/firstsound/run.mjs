@@ -8,7 +8,7 @@
 // listen", waits for the first sample and for the load to end, then opens
 // it again in the same profile (warm) and does the same; "click" waits for
 // everything to load before it clicks. One JSON line per navigation.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -47,12 +47,26 @@ for (let run = 0; run < cfg.runs; run++) {
         });
       }
       net.reset();
+      if (cfg.profile) {
+        await cdp.send("Profiler.enable");
+        await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+        await cdp.send("Profiler.start");
+      }
       let m;
       try {
         m = await visit(page, net, cdp, cfg.mode);
       } catch (e) {
         m = { error: String(e && e.stack || e) };
       }
+      if (cfg.profile) {
+        // The profile's clock is CDP's (monotonic µs), as the network's is.
+        const { profile } = await cdp.send("Profiler.stop");
+        mkdirSync(cfg.profile, { recursive: true });
+        const file = join(cfg.profile, `${cfg.link.replace(/\W+/g, "_")}-${cfg.mode}-${run}-${warm ? "warm" : "cold"}.cpuprofile`);
+        writeFileSync(file, JSON.stringify(profile));
+        if (m.toPage) m.profile = { file, start: m.toPage(profile.startTime / 1e6) };
+      }
+      delete m.toPage;
       console.log(JSON.stringify({ link: cfg.link, mode: cfg.mode, run, warm, ...m }));
     }
   } finally {
@@ -90,6 +104,7 @@ async function visit(page, net, cdp, mode) {
   const toPage = net.clock(p);
   const first = p.t.first;
   const out = {
+    toPage,
     ready: p.t.ready, click: p.t.click, first, firstLate: !!p.late,
     bytesFirst: net.bytesBefore(toPage, first),
     bytesAll: net.bytesBefore(toPage, Infinity),

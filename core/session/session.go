@@ -70,7 +70,8 @@ type Options struct {
 	// counted. 0 keeps none: trace and render take each tick's events from
 	// Tick.
 	EventLog int
-	// Listing, if set, is asked once, in the background, at New: the ids of
+	// Listing, if set, is asked once, in the background, at New, beside the
+	// region (not after it: the first ring waits for it): the ids of
 	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
 	// it answers, a landblock it does not name is never asked for; until then
 	// (up to datfetch.ListingWait) landblocks wait for it. A failure
@@ -137,11 +138,24 @@ type Host struct {
 // region is fatal: without it there is no ambient data at all. ctx bounds
 // every fetch the host makes, for its whole life.
 func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host, error) {
+	land := datfetch.NewLandblocks(cell)
+	if opt.Listing != nil {
+		// Asked beside the region, not after it: the first landblocks wait
+		// for it (no 404 for one it would not name), so on a link with
+		// round trips it would otherwise put one more before the first ring.
+		land.ExpectListing()
+		go func() {
+			if ids, err := opt.Listing(ctx); err == nil {
+				land.SetListing(ids)
+			} else {
+				land.NoListing()
+			}
+		}()
+	}
 	region, n, err := loadRegion(ctx, portal)
 	if err != nil {
 		return nil, err
 	}
-	land := datfetch.NewLandblocks(cell)
 	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
 		log: eventLog{max: opt.EventLog}, started: make(chan struct{})}
 	h.answersAtFail.n.Store(-1)
@@ -154,16 +168,6 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	}
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
-	if opt.Listing != nil {
-		land.ExpectListing() // the first landblocks wait for it (no 404 for one it would not name)
-		go func() {
-			if ids, err := opt.Listing(ctx); err == nil {
-				land.SetListing(ids)
-			} else {
-				land.NoListing()
-			}
-		}()
-	}
 	return h, nil
 }
 
