@@ -41,6 +41,9 @@ const (
 	// answer, so a body that stops is given up on sooner (a slow link's
 	// packets come a second apart at worst; 20 kbit/s is 0.6 s a packet).
 	DefaultBodyIdleTimeout = 5 * time.Second
+	// stallGrace is how long an attempt whose idle timer fired waits for
+	// bytes already on their way to its reader before it is called stalled.
+	stallGrace = 20 * time.Millisecond
 
 	maxBackoff = 10 * time.Second
 	// maxRetryAfter is the longest Retry-After (429, 503) waited out; a
@@ -143,6 +146,9 @@ type HTTP struct {
 	// wait sleeps d before a retry, or returns the context's error: a
 	// timer, replaced in tests to see the waits without taking them.
 	wait func(ctx context.Context, d time.Duration, cause error) error
+	// grace runs when the idle timer fires, before the attempt is called
+	// stalled: a short sleep (stallGrace), replaced in tests.
+	grace func()
 
 	flights  flightGroup
 	cache    *Cache[[]byte]
@@ -159,7 +165,8 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 		base += "/"
 	}
 	h := &HTTP{base: base, tr: opt.Transport, retries: opt.Retries, backoff: opt.Backoff,
-		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes, budget: opt.Budget, wait: sleep}
+		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes, budget: opt.Budget, wait: sleep,
+		grace: func() { time.Sleep(stallGrace) }}
 	if h.tr == nil {
 		h.tr = defaultTransport()
 	}
@@ -521,7 +528,20 @@ func encodedSlack(limit int64) int64 { return limit>>10 + 4<<10 }
 func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates bool) (body []byte, held *bodyGrant, retryAfter time.Duration, err error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	idle := time.AfterFunc(h.idle, func() { cancel(ErrStalled) })
+	var progress atomic.Int64 // reads that brought bytes
+	idle := time.AfterFunc(h.idle, func() {
+		// Under GOOS=js a thread busy for longer than the timeout (a page
+		// on a loaded machine) finds the timer expired when it is free
+		// again, before the event loop has handed it the bytes that came
+		// meanwhile: wait on the loop once (a sleep returns to it), and
+		// call the server silent only if nothing came then either. A read
+		// that brought bytes has re-armed the timer.
+		n := progress.Load()
+		h.grace()
+		if progress.Load() == n {
+			cancel(ErrStalled)
+		}
+	})
 	defer idle.Stop()
 	quiet := h.idle // the silence allowed now: bodyIdle once the body has begun
 	stalled := func(what string, n int64) error {
@@ -585,6 +605,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 	b, n, err := readBody(progressReader{resp.Body, func(n int) {
 		quiet = h.bodyIdle
 		idle.Reset(quiet)
+		progress.Add(1)
 		h.received.Add(int64(n))
 	}}, length, limit, take, g.release)
 	switch {
