@@ -204,11 +204,11 @@ type measurement struct {
 	} `json:"wasm"`
 	WasmRequests int                `json:"wasmRequests"`
 	Timeline     json.RawMessage    `json:"timeline,omitempty"`
-	Long         json.RawMessage    `json:"long,omitempty"` // the main thread's long tasks [start, ms] (-timeline)
+	Long         json.RawMessage    `json:"long,omitempty"`    // the main thread's long tasks [start, ms] (-timeline)
 	Profile      json.RawMessage    `json:"profile,omitempty"` // -profile: {file, start: the profile's start on the page clock, ms}
-	Clicks       map[string]float64 `json:"clicks"`         // the click's parts, ms after the click
-	StartGaps    int                `json:"startGaps"`      // zero runs ≥ 64 frames in the 1.5 s after the first sample
-	StartSteps   int                `json:"startSteps"`     // steps > 0.25 there
+	Clicks       map[string]float64 `json:"clicks"`            // the click's parts, ms after the click
+	StartGaps    int                `json:"startGaps"`         // zero runs ≥ 64 frames in the 1.5 s after the first sample
+	StartSteps   int                `json:"startSteps"`        // steps > 0.25 there
 }
 
 // drive runs the node half for one link and reads its JSON lines.
