@@ -333,9 +333,12 @@ function probeSource() {
   registerProcessor('tap', Tap);`;
   const tapURL = URL.createObjectURL(new Blob([tap], { type: "text/javascript" }));
   const Native = window.AudioContext;
-  window.AudioContext = class extends Native {
-    constructor(o) {
-      super(o);
+  // adopt taps a context: one the page makes after this script ran (the
+  // class below), or the one it made at load before (WebKit runs this after
+  // the load event: the page's early context, found through its instance).
+  const adopt = function () {
+    if (this.__tapIn) return;
+    {
       probe.ctx = this;
       probe.t.ctxCreated = performance.now();
       this.__tapIn = new GainNode(this);
@@ -357,6 +360,13 @@ function probeSource() {
       });
     }
   };
+  window.AudioContext = class extends Native {
+    constructor(o) { super(o); adopt.call(this); }
+  };
+  const early = setInterval(() => {
+    const a = window.ambient, c = a && (a._early || a._ctx);
+    if (c) { clearInterval(early); adopt.call(c); }
+  }, 5);
   const nativeConnect = AudioNode.prototype.connect;
   AudioNode.prototype.connect = function (dest, ...rest) {
     const r = nativeConnect.call(this, dest, ...rest);
