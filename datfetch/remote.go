@@ -41,6 +41,9 @@ const (
 	// answer, so a body that stops is given up on sooner (a slow link's
 	// packets come a second apart at worst; 20 kbit/s is 0.6 s a packet).
 	DefaultBodyIdleTimeout = 5 * time.Second
+	// stallGrace is how long an attempt whose idle timer fired waits for
+	// bytes already on their way to its reader before it is called stalled.
+	stallGrace = 20 * time.Millisecond
 
 	maxBackoff = 10 * time.Second
 	// maxRetryAfter is the longest Retry-After (429, 503) waited out; a
@@ -143,6 +146,9 @@ type HTTP struct {
 	// wait sleeps d before a retry, or returns the context's error: a
 	// timer, replaced in tests to see the waits without taking them.
 	wait func(ctx context.Context, d time.Duration, cause error) error
+	// grace runs when the idle timer fires, before the attempt is called
+	// stalled: a short sleep (stallGrace), replaced in tests.
+	grace func()
 
 	flights  flightGroup
 	cache    *Cache[[]byte]
@@ -159,7 +165,8 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 		base += "/"
 	}
 	h := &HTTP{base: base, tr: opt.Transport, retries: opt.Retries, backoff: opt.Backoff,
-		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes, budget: opt.Budget, wait: sleep}
+		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes, budget: opt.Budget, wait: sleep,
+		grace: func() { time.Sleep(stallGrace) }}
 	if h.tr == nil {
 		h.tr = defaultTransport()
 	}
@@ -521,7 +528,20 @@ func encodedSlack(limit int64) int64 { return limit>>10 + 4<<10 }
 func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates bool) (body []byte, held *bodyGrant, retryAfter time.Duration, err error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	idle := time.AfterFunc(h.idle, func() { cancel(ErrStalled) })
+	var progress atomic.Int64 // reads that brought bytes
+	idle := time.AfterFunc(h.idle, func() {
+		// Under GOOS=js a thread busy for longer than the timeout (a page
+		// on a loaded machine) finds the timer expired when it is free
+		// again, before the event loop has handed it the bytes that came
+		// meanwhile: wait on the loop once (a sleep returns to it), and
+		// call the server silent only if nothing came then either. A read
+		// that brought bytes has re-armed the timer.
+		n := progress.Load()
+		h.grace()
+		if progress.Load() == n {
+			cancel(ErrStalled)
+		}
+	})
 	defer idle.Stop()
 	quiet := h.idle // the silence allowed now: bodyIdle once the body has begun
 	stalled := func(what string, n int64) error {
@@ -585,6 +605,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 	b, n, err := readBody(progressReader{resp.Body, func(n int) {
 		quiet = h.bodyIdle
 		idle.Reset(quiet)
+		progress.Add(1)
 		h.received.Add(int64(n))
 	}}, length, limit, take, g.release)
 	switch {
@@ -670,10 +691,6 @@ func isLowerHex(s string) bool {
 	return true
 }
 
-// httpDate is RFC 9110 §5.6.7's IMF-fixdate, the one date form Retry-After
-// takes from today's servers.
-const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
-
 // parseRetryAfter reads Retry-After in either form of RFC 9110 §10.2.3:
 // delay-seconds or an HTTP date (relative to now).
 func parseRetryAfter(v string, now time.Time) time.Duration {
@@ -684,10 +701,41 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	if s, err := strconv.ParseUint(v, 10, 32); err == nil {
 		return time.Duration(s) * time.Second
 	}
-	if t, err := time.Parse(httpDate, v); err == nil && t.After(now) {
+	if t, ok := parseHTTPDate(v); ok && t.After(now) {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// parseHTTPDate reads RFC 9110 §5.6.7's IMF-fixdate, "Sun, 06 Nov 1994
+// 08:49:37 GMT", the one date form Retry-After takes from today's servers.
+// By hand rather than time.Parse, whose layout machinery is 35 KB of the
+// browser's wasm; the day name must be one, not the date's (as time.Parse).
+func parseHTTPDate(v string) (time.Time, bool) {
+	if len(v) != 29 || v[3] != ',' || v[4] != ' ' || v[7] != ' ' || v[11] != ' ' || v[16] != ' ' ||
+		v[19] != ':' || v[22] != ':' || v[25:] != " GMT" {
+		return time.Time{}, false
+	}
+	if i := strings.Index("MonTueWedThuFriSatSun", v[:3]); i < 0 || i%3 != 0 {
+		return time.Time{}, false
+	}
+	month := strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", v[8:11])
+	num := func(s string) int {
+		n, err := strconv.Atoi(s)
+		if err != nil || s[0] == '+' || s[0] == '-' {
+			return -1
+		}
+		return n
+	}
+	day, year, hh, mm, ss := num(v[5:7]), num(v[12:16]), num(v[17:19]), num(v[20:22]), num(v[23:25])
+	if month < 0 || month%3 != 0 || day < 1 || year < 0 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month/3+1), day, hh, mm, ss, 0, time.UTC)
+	if t.Day() != day { // 31 Apr, 30 Feb: time.Date moved it on
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // parseListing reads our listing format: one id a line ("0x%08X"; any form

@@ -60,6 +60,16 @@ func TestParseRetryAfter(t *testing.T) {
 		{"0", 0},
 		{"Mon, 30 Nov 2026 20:00:30 GMT", 30 * time.Second},
 		{"Mon, 30 Nov 2026 19:59:00 GMT", 0}, // past
+		{"Tue, 01 Dec 2026 00:00:00 GMT", 4 * time.Hour},
+		{"Mon, 30 Nov 2026 20:00:30 UTC", 0}, // not IMF-fixdate
+		{"Mon, 31 Nov 2026 20:00:30 GMT", 0}, // no 31 November
+		{"Mon, 30 Nov 2026 24:00:30 GMT", 0}, // no hour 24
+		{"Mon, 30 Noo 2026 20:00:30 GMT", 0}, // no month
+		{"Mon, 30 ovD 2026 20:00:30 GMT", 0}, // not a month's name, though in the list
+		{"Mon, +3 Nov 2026 20:00:30 GMT", 0}, // signs are not digits
+		{"Xyz, 30 Nov 2026 20:00:30 GMT", 0},
+		{"onT, 30 Nov 2026 20:00:30 GMT", 0},                 // no day
+		{"Mon, 30 Nov 2026 20:00:30 GMT ", 30 * time.Second}, // trimmed
 		{"-1", 0},
 		{"soon", 0},
 		{"", 0},

@@ -47,8 +47,8 @@ try {
   // Nothing plays before the user acts: no context, no frames, the overlay
   // up, while the engine's own clock (the silent pump) runs half a second.
   const look = () => page.eval(() => ({
-    audio: window.ambient.state().audio, ctx: !!window.probe.ctx, frames: window.probe.stats ? window.probe.stats.frames : 0,
-    overlay: !document.getElementById("overlay").classList.contains("hidden"), time: window.ambient.state().time,
+    audio: window.ambient.state().audio, ctx: !!window.probe.ctx, ctxState: window.probe.ctx ? window.probe.ctx.state : "none",
+    frames: window.probe.stats ? window.probe.stats.frames : 0, overlay: !document.getElementById("overlay").classList.contains("hidden"), time: window.ambient.state().time,
   }));
   out.steps.beforeClick = await look();
   await clockAdvance(0.5);
@@ -188,6 +188,20 @@ console.log(JSON.stringify(out));
 // pending since: the host rebuilds at the first tick after the last record
 // it lacked arrived (core/session), so the state read then is that rebuild's.
 async function settled(cell, cond, timeout = 30000) {
+  try {
+    await settledOnce(cell, cond, timeout);
+  } catch (e) {
+    // Say what the page was waiting for: its loading figures, and the
+    // records the server was asked for more than once.
+    const s = await page.eval(() => { const s = window.ambient.state(); return { where: s.where.objcellId, loading: s.loading, time: s.time }; }).catch(() => null);
+    const asked = {};
+    for (const r of (await ctl("log").catch(() => ({ requests: [] }))).requests || []) (asked[r.path] ||= []).push(`${r.status}:${r.bytes}`);
+    const again = Object.entries(asked).filter(([, v]) => v.length > 1).map(([p, v]) => `${p} ${v.join(",")}`);
+    throw new Error(`${e.message}\n  state: ${JSON.stringify(s)}\n  asked more than once: ${again.join("; ") || "none"}`);
+  }
+}
+
+async function settledOnce(cell, cond, timeout) {
   const end = Date.now() + timeout;
   const left = () => Math.max(1, end - Date.now());
   for (;;) {
@@ -319,9 +333,12 @@ function probeSource() {
   registerProcessor('tap', Tap);`;
   const tapURL = URL.createObjectURL(new Blob([tap], { type: "text/javascript" }));
   const Native = window.AudioContext;
-  window.AudioContext = class extends Native {
-    constructor(o) {
-      super(o);
+  // adopt taps a context: one the page makes after this script ran (the
+  // class below), or the one it made at load before (WebKit runs this after
+  // the load event: the page's early context, found through its instance).
+  const adopt = function () {
+    if (this.__tapIn) return;
+    {
       probe.ctx = this;
       probe.t.ctxCreated = performance.now();
       this.__tapIn = new GainNode(this);
@@ -343,6 +360,13 @@ function probeSource() {
       });
     }
   };
+  window.AudioContext = class extends Native {
+    constructor(o) { super(o); adopt.call(this); }
+  };
+  const early = setInterval(() => {
+    const a = window.ambient, c = a && (a._early || a._ctx);
+    if (c) { clearInterval(early); adopt.call(c); }
+  }, 5);
   const nativeConnect = AudioNode.prototype.connect;
   AudioNode.prototype.connect = function (dest, ...rest) {
     const r = nativeConnect.call(this, dest, ...rest);

@@ -413,11 +413,11 @@ func lfNoErrors(t *testing.T, b *lfBrowser) {
 	lfNoErrorsIn(t, b.logs())
 }
 
-// lfNoErrorsIn is lfNoErrors over log lines already taken.
-func lfNoErrorsIn(t *testing.T, logs []string) {
+// lfNoErrorsIn is lfNoErrors over lines already taken from the page.
+func lfNoErrorsIn(t *testing.T, lines []string) {
 	t.Helper()
 	var bad, missing []string
-	for _, l := range logs {
+	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "http 404 ") && strings.HasSuffix(l, "/favicon.ico"):
 			// Firefox asks for the icon of a page that names none; not the page's.

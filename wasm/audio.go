@@ -19,6 +19,23 @@ import (
 // pace into nothing, so the engine lives (the page shows instances and
 // loads) while silent; start hands the same mixer to oto/v2, and the
 // timeline carries on unbroken.
+//
+// The click (issue 18.2). A ScriptProcessor of spFrames plays its first
+// callback's samples two buffers after its context starts (Chromium's
+// ScriptProcessorHandler double-buffers: the first event fires once one
+// buffer has played, and its output plays in the next), 341 ms of silence
+// at 8192 frames; a smaller buffer clicks under main-thread load
+// (browser-testing.md §5). So the page makes its AudioContext at load
+// (its constructor takes tens to hundreds of ms; made without a gesture it
+// waits, suspended), the pump keeps the lead-in and oto's first read-ahead
+// mixed in advance (mix.Ahead; once the stream has sounded: silence is as
+// quick to mix at the click, and a first wave arriving late then starts
+// on time), and start plays the lead-in, those two
+// buffers, through an AudioBufferSourceNode from the context's first frame
+// while the ScriptProcessor's first callback is on its way: oto's stream
+// carries on from the lead-in's last frame at the lead-in's end. Both are
+// put in place while the context is suspended, so both count from the
+// first frame it renders.
 const (
 	sampleRate = 48000
 	// spFrames is the ScriptProcessor's buffer: 8192 frames (171 ms) is the
@@ -31,12 +48,15 @@ const (
 	// zero-fills the rest), so it must hold more than one callback's worth:
 	// with 4096 the page played half silence and the clock ran at half speed.
 	playerFrames = 2 * spFrames
-	pumpEvery    = 20 * time.Millisecond
+	// leadFrames is the lead-in: the ScriptProcessor's silent start.
+	leadFrames = 2 * spFrames
+	pumpEvery  = 20 * time.Millisecond
 )
 
 type audioOut struct {
 	mu     sync.Mutex // one reader of the mixer at a time: the pump or oto
 	mixer  *mix.Mixer
+	ahead  *mix.Ahead  // the mixer, as the pump and oto read it
 	live   atomic.Bool // oto reads the mixer; the pump stands down
 	pumpOn atomic.Bool
 
@@ -49,7 +69,11 @@ type audioOut struct {
 }
 
 func newAudioOut(m *mix.Mixer) *audioOut {
-	a := &audioOut{mixer: m}
+	ahead, err := mix.NewAhead(m, leadFrames+playerFrames)
+	if err != nil {
+		panic(err) // a constant in range
+	}
+	a := &audioOut{mixer: m, ahead: ahead}
 	a.startPump()
 	return a
 }
@@ -70,7 +94,7 @@ func (a *audioOut) Read(p []byte) (n int, err error) {
 			}
 		}
 	}()
-	return a.mixer.Read(p)
+	return a.ahead.Read(p)
 }
 
 func (a *audioOut) startPump() {
@@ -85,35 +109,39 @@ func (a *audioOut) startPump() {
 				js.Global().Get("console").Call("error", fmt.Sprintf("ambient.wasm: mixer: internal error: %v", r))
 			}
 		}()
-		buf := make([]float32, 2*1024)
 		last := time.Now()
 		for !a.live.Load() {
-			time.Sleep(pumpEvery)
 			now := time.Now()
 			// At most a quarter second per step: a throttled background tab
 			// does not make the clock race to catch up.
 			frames := int(min(now.Sub(last), 250*time.Millisecond).Seconds() * sampleRate)
 			last = now
 			a.mu.Lock()
-			for frames > 0 && !a.live.Load() {
-				n := min(frames, len(buf)/2)
-				a.mixer.ReadFloat(buf[:2*n])
-				frames -= n
+			if !a.live.Load() {
+				a.ahead.Advance(frames)
 			}
 			a.mu.Unlock()
+			time.Sleep(pumpEvery)
 		}
 	}()
 }
 
-// start creates the Web Audio context on first use (inside the user's
-// gesture, so the browser lets it run) and plays the mixer through it.
-func (a *audioOut) start() error {
+// start creates the Web Audio output on first use (inside the user's
+// gesture, so the browser lets it run) and plays the mixer through it. ac is
+// the AudioContext oto is about to get when the page made it at load and it
+// is suspended: then the ScriptProcessor and the lead-in are both in place
+// before it renders a frame, and the lead-in plays.
+func (a *audioOut) start(ac js.Value) error {
 	if a.ctx == nil {
 		// oto truncates BufferSize to bytes; round the duration up so that
 		// 8192 frames do not become 8191 (createScriptProcessor wants a
 		// power of two; browser-testing.md §5).
 		bytesPerSec := int64(sampleRate * 2 * 4)
 		d := time.Duration((int64(spFrames*2*4)*int64(time.Second) + bytesPerSec - 1) / bytesPerSec)
+		var li *leadIn
+		if ac.Type() == js.TypeObject && ac.Get("state").String() == "suspended" {
+			li = catchScriptProcessor(ac)
+		}
 		var ctx *oto.Context
 		var err error
 		a.unlisten = documentListeners(func() {
@@ -121,6 +149,9 @@ func (a *audioOut) start() error {
 				SampleRate: sampleRate, ChannelCount: 2, Format: oto.FormatFloat32LE, BufferSize: d,
 			})
 		})
+		if li != nil {
+			li.release()
+		}
 		if err != nil {
 			return err
 		}
@@ -128,6 +159,11 @@ func (a *audioOut) start() error {
 		a.player = ctx.NewPlayer(a)
 		if s, ok := a.player.(oto.BufferSizeSetter); ok {
 			s.SetBufferSize(playerFrames * 2 * 4)
+		}
+		if li != nil && li.sp.Truthy() {
+			raw := make([]byte, 8*leadFrames)
+			a.Read(raw)
+			li.play(raw)
 		}
 	}
 	a.live.Store(true)

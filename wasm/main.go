@@ -17,18 +17,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"runtime/debug"
 	"syscall/js"
-
-	"github.com/norunners/vert"
+	"time"
 
 	"acambient/core/ambient"
 	"acambient/core/mapview"
 	"acambient/core/mix"
+	"acambient/core/pagejson"
 	"acambient/core/session"
+	"acambient/core/world"
 	"acambient/datfetch"
 )
 
@@ -118,7 +118,7 @@ func (a *api) object() js.Value {
 		if n := arg(args, 1); n.Type() == js.TypeNumber {
 			seq = n.Float()
 		}
-		return jsonOf(a.setPlayer(arg(args, 0).String(), seq))
+		return where(a.setPlayer(arg(args, 0).String(), seq))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -128,7 +128,7 @@ func (a *api) object() js.Value {
 		if h := arg(args, 1); h.Type() == js.TypeNumber {
 			heading = h.Float()
 		}
-		return jsonOf(a.host.SetCameraPOS(arg(args, 0).String(), heading))
+		return where(a.host.SetCameraPOS(arg(args, 0).String(), heading))
 	}))
 	add("setVolume", fn("setVolume", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -154,13 +154,13 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.Snapshot(), nil)
+		return text(pagejson.Snapshot(nil, a.host.Snapshot()))
 	}))
 	add("poll", fn("poll", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.Drain(), nil)
+		return text(pagejson.Drained(nil, a.host.Drain()))
 	}))
 	add("recaption", fn("recaption", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -179,13 +179,13 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.stats(), nil)
+		return text(pagejson.PageStats(nil, a.stats()))
 	}))
 	add("info", fn("info", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(mapview.InfoOf(a.host.Region()), nil)
+		return text(pagejson.Info(nil, mapview.InfoOf(a.host.Region())))
 	}))
 	add("landblock", fn("landblock", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -197,20 +197,46 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		t, err := a.tiles.Tile(a.ctx, arg(args, 0).Int(), arg(args, 1).Int())
+		// The first sound goes first: the map asks for a hundred
+		// landblocks at once, which would queue the ring's records behind
+		// them (a browser opens six connections to a host), share the link
+		// with the first wave and keep the main thread busy. Tiles of the
+		// ring (loaded anyway) pass.
+		bx, by := arg(args, 0).Int(), arg(args, 1).Int()
+		if a.host.Placed() && !a.host.Near(bx, by) {
+			select {
+			case <-a.host.Started():
+			case <-a.ctx.Done():
+				return nil, a.ctx.Err()
+			}
+		}
+		t, err := a.tiles.Tile(a.ctx, bx, by)
 		if errors.Is(err, datfetch.ErrNotFound) {
 			return nil, nil // no land there: the map leaves it blank
 		}
 		if err != nil {
 			return nil, err
 		}
-		return vert.ValueOf(t).JSValue(), nil
+		// One string and JSON.parse: far cheaper than building the
+		// object's 200-odd values one call at a time.
+		return js.Global().Get("JSON").Call("parse", string(pagejson.Tile(nil, t))), nil
 	}))
-	add("start", fn("start", func([]js.Value) (any, error) {
+	add("started", async("started", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		select {
+		case <-a.host.Started():
+			return nil, nil
+		case <-a.ctx.Done():
+			return nil, a.ctx.Err()
+		}
+	}))
+	add("start", fn("start", func(args []js.Value) (any, error) {
 		if a.audio == nil {
 			return nil, errNotOpen
 		}
-		return nil, a.audio.start()
+		return nil, a.audio.start(arg(args, 0))
 	}))
 	add("stop", fn("stop", func([]js.Value) (any, error) {
 		if a.audio != nil {
@@ -244,11 +270,21 @@ func (a *api) open(args []js.Value) (any, error) {
 	// (docs/divergences.md row 11).
 	cell := datfetch.NewHTTP(arg(args, 1).String(), datfetch.HTTPOptions{CacheBytes: pageCellCache,
 		MaxRecordBytes: datfetch.MaxCellRecordBytes})
+	// The resampler's filter for 22050 Hz waves (most of the ambience's:
+	// the demo's beds, retail's) costs tens of milliseconds on this one
+	// thread when the first such wave plays, right on the first sound's
+	// path: design it now, while the region and the ring are on their way,
+	// in pieces so that the network's callbacks are not held up.
+	go mix.Prepare(22050, sampleRate, func() { time.Sleep(time.Millisecond) })
 	// A fresh seed per page: Math.random is enough for which bird sings
 	// first, and keeps crypto out of the wasm.
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
-	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, KeepWaveBytes: pageKeptWaves, Captions: true}
+	// Progressive: sound starts once the ring's tables are known, each wave
+	// when it arrives (docs/divergences.md); a long decode sleeps now and
+	// then so that the audio callbacks run meanwhile.
+	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, Progressive: true,
+		Yield: func() { time.Sleep(time.Millisecond) }, KeepWaveBytes: pageKeptWaves, Captions: true}
 	if arg(args, 2).Truthy() {
 		hopt.Listing = cell.Landblocks
 	}
@@ -262,18 +298,22 @@ func (a *api) open(args []js.Value) (any, error) {
 	}
 	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
 	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
-	return jsonOf(mapview.InfoOf(h.Region()), nil)
+	return text(pagejson.Info(nil, mapview.InfoOf(h.Region())))
 }
 
-func jsonOf(v any, err error) (any, error) {
+// text hands JSON to JavaScript as a string (ambient.js parses it).
+func text(b []byte, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := json.Marshal(v)
+	return string(b), nil
+}
+
+func where(w world.Where, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return string(out), nil
+	return text(pagejson.Where(nil, w))
 }
 
 var _ mix.Host = (*session.Host)(nil)

@@ -97,7 +97,8 @@ export interface SkipEvent {
   event: "skip";
   stbIndex: number;
   soundIndex: number;
-  reason: "chance" | "probability" | "cull" | "noWave" | "noTable" | "voices";
+  /** "loading": the wave is still on its way (the page's progressive start, docs/divergences.md). */
+  reason: "chance" | "probability" | "cull" | "noWave" | "noTable" | "voices" | "loading";
 }
 
 export interface RebuildEvent {
@@ -134,6 +135,8 @@ export interface Loading {
   pending: number;
   /** Decoded wave samples held. */
   heldBytes: number;
+  /** Fires skipped because their wave was still on its way ("loading" skips). */
+  loadingSkips: number;
   /**
    * Why what the player's place needs is not all here, while that lasts:
    * the failure a record source saw last. Absent when nothing is wrong.
@@ -335,6 +338,13 @@ export declare class AmbientAudio {
   setVolume(v: number): void;
   setEnabled(on: boolean): void;
   state(): State;
+  /**
+   * Resolves once a first sound can be heard where the player stands: the
+   * ring's landblocks and SoundTables have come, and the first wave the
+   * engine wants (the loudest bed's) has come or failed. A click then sounds
+   * at once; one before it sounds when the wave arrives.
+   */
+  started(): Promise<void>;
   /** What the instance holds (memory, caches): for long sessions and their benchmarks. */
   stats(): Stats;
   tile(bx: number, by: number): Promise<Tile | null>;

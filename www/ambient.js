@@ -25,6 +25,10 @@ const POLL_MS = 100;
 // that answers from one that speaks another API.
 const REGION = "0x13000000";
 
+// The Go side's output rate (wasm/audio.go sampleRate): the AudioContext
+// made ahead of the click is made at it, as oto would make it.
+const RATE = 48000;
+
 let loads = 0;
 
 export class AmbientAudio {
@@ -50,13 +54,19 @@ export class AmbientAudio {
     const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
       : new URL("./ambient.wasm", import.meta.url).href;
 
-    let api;
+    let api, early = null;
     try {
-      api = await runWasm(wasmURL, opts.wasmExec);
+      // The AudioContext is made while the wasm downloads: its constructor
+      // blocks for tens of milliseconds (hundreds on a busy machine), which
+      // the click would otherwise wait for. Made without a gesture it stays
+      // suspended, and silent, until start().
+      api = await runWasm(wasmURL, opts.wasmExec, () => { early = newContext(); });
     } catch (e) {
+      if (early) early.close().catch(() => {});
       throw coded("wasm", `ambient: ${wasmURL}: ${e && e.message || e}`);
     }
     const amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
+    amb._early = early;
     try {
       // Ours and an export list their landblocks beside the cell records.
       amb.info = JSON.parse(await api.open(portal, cell, !acdat));
@@ -76,6 +86,7 @@ export class AmbientAudio {
     this._api = api;
     this._where = where;
     this._ctx = null;
+    this._early = null; // the AudioContext made at load, until start() hands it to the Go side
     this._onCtxState = null; // its statechange listener, removed at dispose
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set(), caption: new Set() };
     this._heard = false; // the audio was running at the last poll
@@ -100,12 +111,21 @@ export class AmbientAudio {
     this._live();
     const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
     const box = { made: null };
-    // The Go side's oto creates the AudioContext inside this call; note
-    // which one, to report its state.
-    if (!this._ctx && Native) globalThis.AudioContext = contextSpy(Native, box);
-    try { this._call("start"); } finally { if (Native) globalThis.AudioContext = Native; }
+    let early = null;
+    if (!this._ctx && Native) {
+      // The Go side's oto creates its AudioContext inside this call: give it
+      // the one made at load while it is suspended, or else a new one; note
+      // which, to report its state. Into a suspended one the Go side plays
+      // its lead-in (wasm/audio.go).
+      early = this._early;
+      this._early = null;
+      if (early && early.state !== "suspended") { early.close().catch(() => {}); early = null; }
+      globalThis.AudioContext = contextSpy(Native, early, box);
+    }
+    try { this._call("start", early); } finally { if (Native) globalThis.AudioContext = Native; }
     if (box.made) {
       this._ctx = box.made;
+      // dispose() closes the context, which fires one more statechange.
       this._onCtxState = () => { if (!this._disposed) this._emit("state", this.state()); };
       this._ctx.addEventListener("statechange", this._onCtxState);
     }
@@ -157,6 +177,15 @@ export class AmbientAudio {
 
   /** retail's ambient_sounds_enabled. */
   setEnabled(on) { this._live(); this._call("setEnabled", !!on); }
+
+  /**
+   * Resolves once a first sound can be heard where the player stands: the
+   * ring's landblocks and SoundTables have come, and the first wave the
+   * engine wants (the loudest bed's) has come or failed. A click then
+   * sounds at once; one before it sounds when the wave arrives.
+   * @returns {Promise<void>}
+   */
+  started() { this._live(); return this._api.started(); }
 
   /** @returns {import("./ambient").State} */
   state() {
@@ -218,6 +247,8 @@ export class AmbientAudio {
       this._ctx.removeEventListener("statechange", this._onCtxState);
       this._ctx.close().catch(() => {});
     }
+    if (this._early) this._early.close().catch(() => {});
+    this._early = null;
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
   }
@@ -298,13 +329,30 @@ export class AmbientAudio {
   }
 }
 
-// contextSpy is a subclass of the AudioContext constructor Native that notes
-// the context made in box.made. It lives out here, not in a method, so
-// that the context's prototype chain (its constructor's closure) holds
-// nothing of the instance that made it.
-function contextSpy(Native, box) {
-  return class extends Native {
-    constructor(o) { super(o); box.made = this; }
+// newContext makes the AudioContext start() will use, suspended (where the
+// browser lets audio start without a gesture it would run, silent, until
+// then), or null where there is no Web Audio (start() then reports it).
+function newContext() {
+  const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
+  if (!Native) return null;
+  try {
+    const c = new Native({ sampleRate: RATE });
+    c.suspend().catch(() => {});
+    return c;
+  } catch { return null; }
+}
+
+// contextSpy stands in for the AudioContext constructor Native while the Go
+// side makes its context: it hands over early when there is one (a
+// constructor returning an object hands that object to `new`), else a new
+// Native, and notes which in box.made. The context made is Native's own,
+// its prototype chain Native's: nothing of the instance that called it
+// stays on it. It lives out here, not in a method, so that its closure
+// holds only what it is given.
+function contextSpy(Native, early, box) {
+  return function AudioContext(o) {
+    box.made = early || new Native(o);
+    return box.made;
   };
 }
 
@@ -326,8 +374,8 @@ function posText(pos) {
 }
 
 // runWasm instantiates ambient.wasm and resolves with the API object its Go
-// main hands over.
-async function runWasm(wasmURL, wasmExec) {
+// main hands over; whileLoading runs once the wasm is on its way.
+async function runWasm(wasmURL, wasmExec, whileLoading) {
   if (typeof globalThis.Go !== "function") {
     if (wasmExec) await import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(wasmExec, import.meta.url).href);
     else await import("./wasm_exec.js"); // a script that sets globalThis.Go; as a module it runs once
@@ -337,8 +385,11 @@ async function runWasm(wasmURL, wasmExec) {
   const gotAPI = new Promise((resolve) => { globalThis[cbName] = resolve; });
   go.argv = ["ambient.wasm", cbName];
   let inst;
+  const compiling = WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
+  compiling.catch(() => {}); // awaited below
+  whileLoading();
   try {
-    inst = (await WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject)).instance;
+    inst = (await compiling).instance;
   } catch (e) {
     // A server that sends .wasm with the wrong type: instantiate from bytes.
     const r = await fetch(wasmURL);

@@ -167,6 +167,8 @@ async function startPage() {
       if (my !== generation) return;
       if (t === null) source.say(noCells(src, hexId(landblockId(bx, by))));
     }
+    await a.started(); // the click then sounds at once
+    if (my !== generation) return;
     const lm = panel.landmarkAt(movement.player);
     panel.overlayMessage((lm ? `You stand at the ${lm.name}: ${lm.description}.` : "You stand at the spot in the link.") +
       " Click to listen; then click the map to move, or walk with WASD.");

@@ -29,7 +29,8 @@ const (
 	// asked for again on the next one (the host rebuilds when it arrives).
 	Pending Status = iota
 	// Loaded: the table is usable and its waves are decoded, as retail
-	// decodes every wave of a table when the table loads.
+	// decodes every wave of a table when the table loads (a WaveLoader
+	// library, the page's, hands it out before its waves: loading.go).
 	Loaded
 	// NotFound: retail's stb_not_found. Cached for the engine's life and
 	// never asked for again, as retail never resets the flag.
@@ -103,6 +104,8 @@ type Engine struct {
 	cameraHeading float32        // Frame::get_heading of the listener, compass degrees
 	cameraSet     bool           // until SetCamera, the camera follows the player
 	voices        voicePool
+
+	waiting int // ConstantSounds waiting for a wave (WaveLoader)
 
 	rand ran2
 	crt  crtRand

@@ -31,6 +31,10 @@ const (
 	ReasonNoWave      Reason = "noWave"      // no entry for the stype, a 0 wave id, or the wave missing/undecodable
 	ReasonNoTable     Reason = "noTable"     // the STB's SoundTable is not loaded
 	ReasonVoices      Reason = "voices"      // all 16 voices busy, none of lower priority: PlaySoundInternal drops it (an extension of §1.3's list)
+	// ReasonLoading: the wave is still on its way (a WaveLoader library: the
+	// page's progressive start, docs/divergences.md). Never in trace,
+	// render or gather, whose tables come with their waves.
+	ReasonLoading Reason = "loading"
 )
 
 // Event is one decision of the engine: a sound to play (what, how loud, from

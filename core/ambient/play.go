@@ -14,6 +14,9 @@ func (e *Engine) UseTime(now float64) []Event {
 	if !e.enabled {
 		return e.tickEvents
 	}
+	if e.waiting > 0 {
+		e.startArrived(now)
+	}
 	for e.queue.len() > 0 && e.queue.minKey() < now {
 		e.play(now, e.queue.removeMin().inst)
 	}
@@ -28,6 +31,7 @@ func (e *Engine) UseTime(now float64) []Event {
 func (e *Engine) play(now float64, n int32) {
 	in := &e.sounds[n]
 	st := &e.stbs[in.stb]
+	e.unwait(in)
 	if !in.canHear(st) {
 		in.onQueue = false
 		e.emit(Event{T: now, Kind: KindDequeue, Slot: -1, STBIndex: in.stb, SoundIndex: in.idx,
@@ -120,6 +124,11 @@ func (e *Engine) playAmbient(now float64, in *instance, st *stbState, pos world.
 		dur, ok = e.lib.Wave(uint32(rec.WaveID))
 	}
 	if !ok {
+		if e.waveLoading(ev.Wave) {
+			e.wait(in, ev.Wave)
+			skip(ReasonLoading)
+			return
+		}
 		skip(ReasonNoWave)
 		return
 	}

@@ -63,3 +63,29 @@ func (q *playQueue) heapify(root int) {
 		root = smallest
 	}
 }
+
+// remove takes inst's node out of the queue (not a retail operation: the
+// page's late wave, loading.go), keeping the heap's order; it reports
+// whether inst was queued.
+func (q *playQueue) remove(inst int32) bool {
+	for i := 1; i < len(q.nodes); i++ {
+		if q.nodes[i].inst != inst {
+			continue
+		}
+		last := len(q.nodes) - 1
+		moved := q.nodes[last]
+		q.nodes = q.nodes[:last]
+		if i == last {
+			return true
+		}
+		q.nodes[i] = moved
+		// The moved node may belong above or below i.
+		for i > 1 && moved.key < q.nodes[i>>1].key {
+			q.nodes[i], q.nodes[i>>1] = q.nodes[i>>1], q.nodes[i]
+			i >>= 1
+		}
+		q.heapify(i)
+		return true
+	}
+	return false
+}

@@ -19,6 +19,7 @@ type instance struct {
 	onQueue    bool
 	soundCount float32 // accumulated weight this rebuild
 	reached    uint64  // the last rebuild whose gather added to it (Engine.live)
+	waiting    uint32  // ConstantSound: the wave its last fire found loading (WaveLoader), 0 if none
 
 	playChance    float32 // IntermitSound: base_chance·share
 	currentVolume float32 // ConstantSound: volume·share; survives ResetCount

@@ -47,7 +47,13 @@ const maxChannels = 8
 // Decode converts a Wave to PCM, choosing the codec by the header's format
 // tag. Errors name the wave id, and the byte offset in the data where the
 // problem sits when there is one.
-func Decode(w *dat.Wave) (*PCM, error) {
+func Decode(w *dat.Wave) (*PCM, error) { return DecodeYielding(w, nil) }
+
+// DecodeYielding is Decode calling yield, if not nil, between pieces of a
+// long decode (an MP3 takes a third of a second in the browser's wasm):
+// the page's loader lets the JavaScript event loop, and the audio
+// callbacks it runs, in meanwhile.
+func DecodeYielding(w *dat.Wave, yield func()) (*PCM, error) {
 	if w == nil {
 		return nil, fmt.Errorf("audio: nil wave")
 	}
@@ -75,7 +81,7 @@ func Decode(w *dat.Wave) (*PCM, error) {
 	case dat.FormatIMA:
 		p, err = decodeIMA(f, w.Data)
 	case dat.FormatMP3:
-		p, err = decodeMP3(f, w.Data)
+		p, err = decodeMP3(f, w.Data, yield)
 	default:
 		err = fmt.Errorf("format 0x%04X not supported", tag)
 	}

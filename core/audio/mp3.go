@@ -20,7 +20,7 @@ import (
 // first, because go-mp3 trusts its input (an ID3 size is allocated as read,
 // free-format frames decode from a 4-byte header).
 
-func decodeMP3(_ dat.WaveFormat, data []byte) (*PCM, error) {
+func decodeMP3(_ dat.WaveFormat, data []byte, yield func()) (*PCM, error) {
 	body, err := stripTags(data)
 	if err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func decodeMP3(_ dat.WaveFormat, data []byte) (*PCM, error) {
 	}
 	ch := first.channels()
 	limit := samples * 4 // go-mp3 always writes 16-bit stereo
-	raw, err := runMP3(body, limit)
+	raw, err := runMP3(body, limit, yield)
 	if err != nil {
 		return nil, fmt.Errorf("MP3: %w", err)
 	}
@@ -49,10 +49,11 @@ func decodeMP3(_ dat.WaveFormat, data []byte) (*PCM, error) {
 	return &PCM{Rate: first.rate(), Channels: ch, Samples: out}, nil
 }
 
-// runMP3 decodes with go-mp3, stopping at limit bytes of output. The recover
-// is a fence around third-party code fed arbitrary bytes: a panic there
-// becomes this wave's error instead of the page's crash.
-func runMP3(body []byte, limit int) (raw []byte, err error) {
+// runMP3 decodes with go-mp3, stopping at limit bytes of output, calling
+// yield (if set) every yieldFrames reads. The recover is a fence around
+// third-party code fed arbitrary bytes: a panic there becomes this wave's
+// error instead of the page's crash.
+func runMP3(body []byte, limit int, yield func()) (raw []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			raw, err = nil, fmt.Errorf("decoder failed: %v", r)
@@ -65,7 +66,10 @@ func runMP3(body []byte, limit int) (raw []byte, err error) {
 	}
 	raw = make([]byte, 0, limit)
 	buf := make([]byte, 4608)
-	for len(raw) < limit {
+	for reads := 1; len(raw) < limit; reads++ {
+		if yield != nil && reads%yieldFrames == 0 {
+			yield()
+		}
 		n, err := d.Read(buf)
 		raw = append(raw, buf[:min(n, limit-len(raw))]...)
 		if errors.Is(err, io.EOF) {
@@ -77,6 +81,11 @@ func runMP3(body []byte, limit int) (raw []byte, err error) {
 	}
 	return raw[:len(raw)/4*4], nil
 }
+
+// yieldFrames is how many reads of go-mp3 (one MPEG frame each: 1152
+// samples, 576 in MPEG-2) runMP3 makes between yields: 10–25 ms of work in
+// the browser's wasm, well inside a ScriptProcessor buffer (171 ms).
+const yieldFrames = 8
 
 // stripTags removes a leading ID3v2 tag and a trailing ID3v1 tag. Raw frames
 // should have neither, but MP3 files pasted into waves sometimes do.

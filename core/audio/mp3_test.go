@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,4 +143,30 @@ func bestLag(got, want *PCM, span int) int {
 		}
 	}
 	return best
+}
+
+// DecodeYielding gives the page's loader a turn every few frames of a long
+// MP3 (the demo's howl: 129 600 samples in MPEG-2's 576-sample frames, 225
+// frames, which go-mp3 hands over one a read), and the samples Decode gives.
+func TestDecodeYieldingYieldsAndAgrees(t *testing.T) {
+	b, err := os.ReadFile(mp3Asset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wave(mp3Format(1, 22050, 48, 1), b)
+	want, err := Decode(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yields := 0
+	got, err := DecodeYielding(w, func() { yields++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if frames := want.Frames() / 576; yields != frames/yieldFrames {
+		t.Errorf("%d yields over %d frames; want one every %d", yields, frames, yieldFrames)
+	}
+	if !slices.Equal(got.Samples, want.Samples) || got.Rate != want.Rate || got.Channels != want.Channels {
+		t.Error("the yielding decode's samples differ from Decode's")
+	}
 }

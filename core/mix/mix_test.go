@@ -449,6 +449,10 @@ func TestFadeAllFromAnotherGoroutine(t *testing.T) {
 		script = append(script, play(0, k, 1, -6, 0))
 	}
 	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: tone(22050, 440, 0.5, 10*22050)}, script...), Options{})
+	buf := make([]float32, 2*512)
+	// The voices sound before the first FadeAll: else the other goroutine
+	// may be done before they start, and nothing was sounding to fade.
+	m.ReadFloat(buf)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -456,7 +460,6 @@ func TestFadeAllFromAnotherGoroutine(t *testing.T) {
 			m.FadeAll()
 		}
 	}()
-	buf := make([]float32, 2*512)
 	for i := 0; i < 200; i++ {
 		m.ReadFloat(buf)
 	}

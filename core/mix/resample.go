@@ -36,31 +36,62 @@ type resampler struct {
 	coef    []float32 // (rows+1) rows of 2·half taps
 }
 
-// resamplers holds every filter designed so far, by rate pair: a table is
-// immutable and costs milliseconds to design, so the process shares it.
+// resamplers holds every filter designed or being designed, by rate pair:
+// a table is immutable and costs milliseconds to design (57 ms for 22050 →
+// 48000 in the browser, BenchmarkDesign), so the process shares it, and
+// Prepare can make it before the first wave at that rate plays.
 var resamplers struct {
 	sync.Mutex
-	m map[[2]int]*resampler
+	m map[[2]int]*design
+}
+
+type design struct {
+	once sync.Once
+	r    *resampler
 }
 
 // resamplerFor is the (shared) resampler for inRate → outRate.
 func resamplerFor(inRate, outRate int) *resampler {
-	resamplers.Lock()
-	defer resamplers.Unlock()
+	return designFor(inRate, outRate, nil)
+}
+
+// Prepare designs the resampler for inRate → outRate now, unless it is
+// designed already, calling yield (if not nil) between pieces of the work:
+// under GOOS=js, where the mixer shares the page's one thread, a host that
+// calls it while it waits on the network takes the design off the first
+// sound's path. The filter is the same whoever designs it.
+func Prepare(inRate, outRate int, yield func()) {
+	if inRate > 0 && outRate > 0 && inRate != outRate {
+		designFor(inRate, outRate, yield)
+	}
+}
+
+func designFor(inRate, outRate int, yield func()) *resampler {
 	k := [2]int{inRate, outRate}
-	if r := resamplers.m[k]; r != nil {
-		return r
+	resamplers.Lock()
+	d := resamplers.m[k]
+	if d == nil {
+		if resamplers.m == nil {
+			resamplers.m = map[[2]int]*design{}
+		}
+		d = &design{}
+		resamplers.m[k] = d
 	}
-	if resamplers.m == nil {
-		resamplers.m = map[[2]int]*resampler{}
-	}
-	r := newResampler(inRate, outRate)
-	resamplers.m[k] = r
-	return r
+	resamplers.Unlock()
+	d.once.Do(func() { d.r = newResamplerYielding(inRate, outRate, yield) })
+	return d.r
 }
 
 // newResampler designs the filter for inRate → outRate.
 func newResampler(inRate, outRate int) *resampler {
+	return newResamplerYielding(inRate, outRate, nil)
+}
+
+// designYieldRows is how many phase rows Prepare designs between yields
+// (a few milliseconds of work in the browser).
+const designYieldRows = 32
+
+func newResamplerYielding(inRate, outRate int, yield func()) *resampler {
 	g := gcd(inRate, outRate)
 	r := &resampler{in: inRate / g, out: outRate / g}
 	scale := 1.0 // filter bandwidth relative to the input's Nyquist
@@ -84,6 +115,9 @@ func newResampler(inRate, outRate int) *resampler {
 	i0beta := besselI0(beta)
 	row := make([]float64, taps)
 	for p := 0; p <= r.rows; p++ {
+		if yield != nil && p > 0 && p%designYieldRows == 0 {
+			yield()
+		}
 		// Row p serves output instants φ = p/rows of an input sample past
 		// input n; tap m weighs input n−half+1+m, at distance φ+half−1−m.
 		phi := float64(p) / float64(r.rows)

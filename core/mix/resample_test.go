@@ -200,3 +200,25 @@ func BenchmarkResample(b *testing.B) {
 		})
 	}
 }
+
+// Prepare designs ahead, in pieces, the very filter a first play would
+// design: the shared table is Prepare's, equal tap for tap to one designed
+// at once, and the work yielded between pieces.
+func TestPrepareDesignsTheSameFilter(t *testing.T) {
+	const in, out = 22051, 48000 // a pair no other test shares
+	yields := 0
+	Prepare(in, out, func() { yields++ })
+	want := newResampler(in, out)
+	if n := want.rows / designYieldRows; yields != n {
+		t.Errorf("Prepare yielded %d times over %d rows, want %d", yields, want.rows, n)
+	}
+	got := resamplerFor(in, out)
+	if got.half != want.half || got.rows != want.rows || got.exact != want.exact || !equal(got.coef, want.coef) {
+		t.Fatalf("the shared filter differs from a fresh design: half %d/%d rows %d/%d", got.half, want.half, got.rows, want.rows)
+	}
+	n := yields
+	Prepare(in, out, func() { yields++ })
+	if yields != n || resamplerFor(in, out) != got {
+		t.Fatal("a second Prepare designed again")
+	}
+}

@@ -23,6 +23,10 @@ func (h *Host) Stats() Stats {
 func (h *Host) statsLocked() Stats {
 	s := h.ld.snapshot()
 	s.Trouble = h.troubleLocked()
+	s.LoadingSkips = h.skips
+	if h.wavesDue {
+		s.Pending++ // the waves of a load that ended are asked for at the next tick
+	}
 	return s
 }
 

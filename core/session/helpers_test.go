@@ -13,3 +13,11 @@ func (h *Host) idle() bool {
 	defer h.mu.Unlock()
 	return !h.loading
 }
+
+// wantsTables reports whether a load has asked for a SoundTable (one is in
+// flight).
+func (l *loader) fetching() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stats.Pending > 0
+}

@@ -33,11 +33,15 @@ func (l *loader) keepLocked(id uint32, w waveEntry) {
 // restore takes back from the kept waves those among ids, as if they had
 // arrived, and returns the ids still to fetch.
 func (l *loader) restore(ids []uint32) []uint32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.restoreLocked(ids)
+}
+
+func (l *loader) restoreLocked(ids []uint32) []uint32 {
 	if l.kept == nil {
 		return ids
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	out := ids[:0:0]
 	for _, id := range ids {
 		w, ok := l.kept.Get(id)
@@ -51,7 +55,7 @@ func (l *loader) restore(ids []uint32) []uint32 {
 		}
 		l.waves[id] = w
 		l.stats.HeldBytes += w.bytes
-		l.gen++
+		l.waved++ // a wave changes no rebuild (loader.setWave)
 	}
 	return out
 }

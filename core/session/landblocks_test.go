@@ -4,6 +4,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -228,5 +229,48 @@ func TestEachAbsentLandblockAskedOnce(t *testing.T) {
 	t.Logf("%d missing landblocks, each asked for once", missing)
 	if h.Land().Listed() {
 		t.Error("a 404 for the listing counted as a listing")
+	}
+}
+
+// regionAfter is a portal whose region answers only once after is closed
+// (or fails after a minute: the test then fails on New's error).
+type regionAfter struct {
+	datfetch.Source
+	after chan struct{}
+}
+
+func (r regionAfter) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if id == uint32(dat.RegionID) {
+		select {
+		case <-r.after:
+		case <-time.After(time.Minute):
+			return nil, errors.New("the listing was not asked while the region was on its way")
+		}
+	}
+	return r.Source.Get(ctx, id)
+}
+
+// The listing is asked beside the region, not after it: the first ring
+// waits for the listing, so asked after the region it would put one more
+// round trip before the first sound. Here the region answers only once
+// the listing has been asked.
+func TestListingAskedBesideTheRegion(t *testing.T) {
+	w, err := demo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan struct{})
+	var once sync.Once
+	listing := func(context.Context) ([]uint32, error) {
+		once.Do(func() { close(asked) })
+		return nil, datfetch.ErrNotFound
+	}
+	h, err := New(context.Background(), regionAfter{datfetch.NewMemory(w.Portal), asked}, datfetch.NewMemory(w.Cell),
+		Options{Config: ambient.DefaultConfig(), Listing: listing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Region() == nil {
+		t.Fatal("no region")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"acambient/core/ambient"
@@ -24,6 +25,11 @@ type loader struct {
 	region  *dat.Region
 	chain   *ambient.Tables
 	onError func(error)
+	// progressive: a table counts as loaded once decoded, its waves come
+	// after, in the order the host asks for them (Options.Progressive).
+	progressive bool
+	yield       func()     // between pieces of a long wave decode (Options.Yield)
+	decoding    sync.Mutex // progressive: one wave decodes at a time, so a yield lets the event loop in
 
 	mu     sync.Mutex
 	blocks map[uint32]*dat.LandBlock  // by landblock id; nil value = known missing
@@ -31,8 +37,16 @@ type loader struct {
 	tables map[uint32]tableEntry      // by SoundTable id
 	waves  map[uint32]waveEntry       // by Wave id
 	kept   *datfetch.Cache[waveEntry] // waves evict let go of (kept.go); nil keeps none
-	gen    uint64                     // bumped whenever a record becomes known
+	gen    uint64                     // bumped whenever a record other than a wave becomes known
+	waved  uint64                     // bumped whenever a wave becomes known
 	stats  Stats
+
+	// The waves still to fetch, in order, and those in flight
+	// (progressive); workers is how many goroutines fetch them.
+	queue    []uint32
+	inflight map[uint32]bool
+	workers  int
+	head     uint32 // the order's first wave not yet known: fetched alone
 }
 
 type tableEntry struct {
@@ -50,8 +64,11 @@ type Stats struct {
 	Records   int   `json:"records"`   // records fetched
 	Bytes     int64 `json:"bytes"`     // their bytes
 	Failed    int   `json:"failed"`    // failed fetches and bad records
-	Pending   int   `json:"pending"`   // fetches in flight
+	Pending   int   `json:"pending"`   // fetches in flight or waiting their turn
 	HeldBytes int64 `json:"heldBytes"` // decoded wave samples held
+	// LoadingSkips counts the fires skipped because their wave was still
+	// on its way (Options.Progressive: ReasonLoading).
+	LoadingSkips int `json:"loadingSkips"`
 	// Trouble is why what the listener's place needs is not all here, while
 	// that lasts (trouble.go); nil otherwise.
 	Trouble *Trouble `json:"trouble,omitempty"`
@@ -71,6 +88,8 @@ func newLoader(portal datfetch.Source, cell *datfetch.Landblocks, region *dat.Re
 		cells:  map[uint32]*dat.EnvCell{},
 		tables: map[uint32]tableEntry{},
 		waves:  map[uint32]waveEntry{},
+
+		inflight: map[uint32]bool{},
 	}
 }
 
@@ -112,9 +131,10 @@ func needAt(pos world.Position, extra ...uint32) need {
 }
 
 // load fetches every record of n not yet known: landblocks and the EnvCell,
-// then the SoundTables their terrain names, then those tables' waves. Records
-// already known (found or missing) are not fetched again; a failed fetch
-// leaves its record unknown, so the next load asks again.
+// then the SoundTables their terrain names, then (unless progressive, whose
+// waves come through wantWaves) those tables' waves. Records already known
+// (found or missing) are not fetched again; a failed fetch leaves its
+// record unknown, so the next load asks again.
 func (l *loader) load(ctx context.Context, n need) {
 	l.fetchAll(ctx, l.cell, l.unknownBlocks(n.blocks), l.storeBlock)
 	if n.cell != 0 {
@@ -124,7 +144,7 @@ func (l *loader) load(ctx context.Context, n need) {
 		return
 	}
 	l.fetchAll(ctx, l.portal, l.neededTables(n.blocks), l.storeTable)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || l.progressive {
 		return
 	}
 	l.fetchAll(ctx, l.portal, l.restore(l.neededWaves(n.blocks)), l.storeWave)
@@ -151,18 +171,114 @@ func (l *loader) complete(n need) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, id := range l.tablesOfLocked(n.blocks) {
-		if e, ok := l.tables[id]; !ok || e.status == ambient.Pending {
+		e, ok := l.tables[id]
+		if !ok || e.status == ambient.Pending || (l.progressive && e.table != nil && !l.wavesKnownLocked(e.table)) {
 			return false
 		}
 	}
 	return true
 }
 
-// generation changes whenever a record becomes known.
+// generation changes whenever a record other than a wave becomes known:
+// what a rebuild reads (a wave alone changes no rebuild).
 func (l *loader) generation() uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.gen
+}
+
+// waveGeneration changes whenever a wave becomes known.
+func (l *loader) waveGeneration() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.waved
+}
+
+// wantWaves makes ids, in their order, the waves to fetch next (those
+// neither known nor in flight), replacing the order asked before, and sets
+// goroutines fetching them (progressive). The first wave not yet known is
+// fetched alone, the others after it: the first sound waits for it, and on
+// a slow link fetches side by side share the bandwidth (TCP's, and
+// Chromium's emulated links alike), so eight at once would make it arrive
+// eight times later.
+func (l *loader) wantWaves(ctx context.Context, ids []uint32) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.restoreLocked(slices.Clone(ids)) // those evict kept are known again, not fetched (kept.go)
+	seen := map[uint32]bool{}
+	q := make([]uint32, 0, len(ids))
+	l.head = 0
+	for _, id := range ids {
+		_, known := l.waves[id]
+		if !known && l.head == 0 {
+			l.head = id
+		}
+		if !known && !l.inflight[id] && !seen[id] {
+			seen[id] = true
+			q = append(q, id)
+		}
+	}
+	l.stats.Pending += len(q) - len(l.queue)
+	l.queue = q
+	l.spawnLocked(ctx)
+}
+
+// headPendingLocked reports whether the first wave of the order is still
+// to come.
+func (l *loader) headPendingLocked() bool {
+	_, known := l.waves[l.head]
+	return l.head != 0 && !known
+}
+
+// spawnLocked starts fetchers for the queue: one while the head is to
+// come, parallelFetches after.
+func (l *loader) spawnLocked(ctx context.Context) {
+	limit := parallelFetches
+	if l.headPendingLocked() {
+		limit = 1
+	}
+	for ; l.workers < min(limit, len(l.queue)); l.workers++ {
+		go l.fetchWaves(ctx)
+	}
+}
+
+// fetchWaves fetches and stores the queue's waves, first first, until it
+// is empty (or ctx is done, which empties it), or until only the head may
+// be fetched and another fetcher has it.
+func (l *loader) fetchWaves(ctx context.Context) {
+	for {
+		l.mu.Lock()
+		if ctx.Err() != nil {
+			l.stats.Pending -= len(l.queue)
+			l.queue = nil
+		}
+		if len(l.queue) == 0 || (l.headPendingLocked() && l.queue[0] != l.head) {
+			l.workers--
+			l.mu.Unlock()
+			return
+		}
+		id := l.queue[0]
+		l.queue = l.queue[1:]
+		l.inflight[id] = true
+		l.mu.Unlock()
+
+		b, err := l.portal.Get(ctx, id)
+		l.mu.Lock()
+		if err == nil {
+			l.stats.Records++
+			l.stats.Bytes += int64(len(b))
+		}
+		l.mu.Unlock()
+		l.storeWave(id, b, err)
+		l.mu.Lock()
+		delete(l.inflight, id)
+		l.stats.Pending--
+		if id == l.head {
+			l.head = 0 // in, or failed (asked again later): the rest side by side
+		}
+		l.spawnLocked(ctx)
+		l.mu.Unlock()
+	}
 }
 
 // evict drops what no rebuild near the player reads and the engine does not
@@ -320,6 +436,16 @@ func (l *loader) Wave(id uint32) (float64, bool) {
 	return p.Duration(), true
 }
 
+// WaveLoading makes the loader an ambient.WaveLoader: progressive, a wave
+// not yet known is on its way (queued, in flight, or to be asked again
+// after a failed fetch).
+func (l *loader) WaveLoading(id uint32) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, known := l.waves[id]
+	return l.progressive && !known
+}
+
 // ---- fetching ----
 
 // unknownBlocks returns the landblocks among ids neither held nor known to
@@ -387,6 +513,10 @@ func (l *loader) neededTables(blockIDs []uint32) []uint32 {
 func (l *loader) neededWaves(blockIDs []uint32) []uint32 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.neededWavesLocked(blockIDs)
+}
+
+func (l *loader) neededWavesLocked(blockIDs []uint32) []uint32 {
 	seen := map[uint32]bool{}
 	var out []uint32
 	for _, tid := range l.tablesOfLocked(blockIDs) {
@@ -402,6 +532,34 @@ func (l *loader) neededWaves(blockIDs []uint32) []uint32 {
 		}
 	}
 	return out
+}
+
+// waveSettled reports whether the wave is known, or neither queued nor in
+// flight (its fetch failed: a retry asks again).
+func (l *loader) waveSettled(id uint32) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, known := l.waves[id]; known {
+		return true
+	}
+	return !l.inflight[id] && !slices.Contains(l.queue, id)
+}
+
+// wavesToAsk reports whether the tables of blockIDs name a wave neither
+// known, nor queued, nor in flight.
+func (l *loader) wavesToAsk(blockIDs []uint32) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	queued := map[uint32]bool{}
+	for _, id := range l.queue {
+		queued[id] = true
+	}
+	for _, id := range l.neededWavesLocked(blockIDs) {
+		if !l.inflight[id] && !queued[id] {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *loader) wavesKnownLocked(t *dat.SoundTable) bool {
@@ -461,6 +619,18 @@ func set[T any](l *loader, m map[uint32]T, id uint32, v T) {
 	l.mu.Lock()
 	m[id] = v
 	l.gen++
+	l.mu.Unlock()
+}
+
+// setWave records a wave: no rebuild reads one, so it moves waved, not gen.
+func (l *loader) setWave(id uint32, w waveEntry) {
+	l.mu.Lock()
+	if old, ok := l.waves[id]; ok {
+		l.stats.HeldBytes -= old.bytes
+	}
+	l.stats.HeldBytes += w.bytes
+	l.waves[id] = w
+	l.waved++
 	l.mu.Unlock()
 }
 
@@ -533,7 +703,11 @@ func (l *loader) storeTable(id uint32, b []byte, err error) error {
 		set(l, l.tables, id, tableEntry{status: ambient.NotFound})
 		return l.report(recordErr(dat.KindSoundTable, id, err))
 	}
-	set(l, l.tables, id, tableEntry{table: t, status: ambient.Pending})
+	status := ambient.Pending // until its waves are decoded (load)
+	if l.progressive {
+		status = ambient.Loaded // its waves come after (docs/divergences.md)
+	}
+	set(l, l.tables, id, tableEntry{table: t, status: status})
 	return nil
 }
 
@@ -543,27 +717,26 @@ func (l *loader) storeWave(id uint32, b []byte, err error) error {
 	if err != nil {
 		final, problem := l.failed(dat.KindWave, id, err)
 		if final {
-			set(l, l.waves, id, waveEntry{})
+			l.setWave(id, waveEntry{})
 		}
 		return problem
 	}
 	w, err := dat.DecodeWave(id, b)
 	if err != nil {
-		set(l, l.waves, id, waveEntry{})
+		l.setWave(id, waveEntry{})
 		return l.report(recordErr(dat.KindWave, id, err))
 	}
-	p, err := audio.Decode(w)
+	if l.progressive {
+		l.decoding.Lock()
+	}
+	p, err := audio.DecodeYielding(w, l.yield)
+	if l.progressive {
+		l.decoding.Unlock()
+	}
 	if err != nil {
-		set(l, l.waves, id, waveEntry{})
+		l.setWave(id, waveEntry{})
 		return l.report(&RecordError{Kind: dat.KindWave, ID: id, Err: err}) // audio's text names the wave
 	}
-	e := waveEntry{pcm: p, bytes: 4 * int64(len(p.Samples))}
-	l.mu.Lock()
-	if old, ok := l.waves[id]; ok {
-		l.stats.HeldBytes -= old.bytes
-	}
-	l.stats.HeldBytes += e.bytes
-	l.mu.Unlock()
-	set(l, l.waves, id, e)
+	l.setWave(id, waveEntry{pcm: p, bytes: 4 * int64(len(p.Samples))})
 	return nil
 }

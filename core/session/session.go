@@ -17,7 +17,9 @@
 //
 // The engine never waits for data. The host rebuilds on a cell change, and
 // again when a record arrives that the last rebuild lacked, so that what
-// plays equals what retail computes with every record on disk. A missing
+// plays equals what retail computes with every record on disk. The page's
+// host is Progressive: its rebuilds wait for the tables, not their waves,
+// which follow in the order they will be heard (docs/divergences.md). A missing
 // record is retail's not-found, and a missing landblock is asked for once
 // for the host's life (datfetch.Landblocks); a malformed record or a failed
 // fetch is reported (OnError, Drain) and treated as absent, and the failed
@@ -27,6 +29,7 @@ package session
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 
 	"acambient/core/ambient"
@@ -47,6 +50,18 @@ type Options struct {
 	// a block edge (within PrefetchMetres), so that walking on never waits on
 	// the network. Background mode only.
 	Prefetch bool
+	// Progressive is the page's start (docs/divergences.md): a rebuild
+	// waits for the ring's landblocks and SoundTables only, and the waves
+	// are fetched after, in the order the engine will want them
+	// (ambient.Engine.HearingOrder); a fire whose wave is still on its way
+	// is a "loading" skip, and a ConstantSound skipped so starts when its
+	// wave arrives. Background mode only: Sync keeps retail's rule, a table
+	// counts once its waves are decoded.
+	Progressive bool
+	// Yield, if set, is called between pieces of a long wave decode in the
+	// background (the page: a short sleep, so that the browser's audio
+	// callbacks run meanwhile).
+	Yield func()
 	// OnError receives every non-fatal problem (a corrupt record, a wave that
 	// does not decode, a failed fetch). Nil discards them. It may be called
 	// from a loading goroutine.
@@ -59,7 +74,8 @@ type Options struct {
 	// Captions puts what plays into words (core/caption), kept for Drain
 	// with the events: the page's. Needs EventLog.
 	Captions bool
-	// Listing, if set, is asked once, in the background, at New: the ids of
+	// Listing, if set, is asked once, in the background, at New, beside the
+	// region (not after it: the first ring waits for it): the ids of
 	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
 	// it answers, a landblock it does not name is never asked for; until then
 	// (up to datfetch.ListingWait) landblocks wait for it. A failure
@@ -113,30 +129,27 @@ type Host struct {
 	stale         bool            // the listener moved while a load ran: load again when it ends
 	events        []ambient.Event // this tick's, handed to the caller of Tick
 	captions      *caption.Captioner
-	bedsDirty     bool // the slider or ambient_sounds_enabled changed: the captions look at the beds again
+	bedsDirty     bool     // the slider or ambient_sounds_enabled changed: the captions look at the beds again
+	order         []uint32 // the waves in the order the last rebuild wants them (Progressive)
+	wavesDue      bool     // a load ended: ask for the waves at the next tick (Progressive)
+	wavesSeen     uint64   // the loader's wave generation when lacking was last worked out
+	skips         int      // fires skipped as loading
+
+	loadsDone int           // background loads ended
+	started   chan struct{} // closed once a first sound could be heard (Started)
+	startOnce sync.Once
 }
 
 // New loads the region and makes a host over it. A missing or malformed
 // region is fatal: without it there is no ambient data at all. ctx bounds
 // every fetch the host makes, for its whole life.
 func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host, error) {
-	region, n, err := loadRegion(ctx, portal)
-	if err != nil {
-		return nil, err
-	}
 	land := datfetch.NewLandblocks(cell)
-	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
-		log: eventLog{max: opt.EventLog}}
-	h.answersAtFail.n.Store(-1)
-	h.ld.onError = h.report
-	h.ld.kept = newKept(opt.KeepWaveBytes)
-	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
-	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
-	if opt.Captions && opt.EventLog > 0 {
-		h.captions = caption.New(region)
-	}
 	if opt.Listing != nil {
-		land.ExpectListing() // the first landblocks wait for it (no 404 for one it would not name)
+		// Asked beside the region, not after it: the first landblocks wait
+		// for it (no 404 for one it would not name), so on a link with
+		// round trips it would otherwise put one more before the first ring.
+		land.ExpectListing()
 		go func() {
 			if ids, err := opt.Listing(ctx); err == nil {
 				land.SetListing(ids)
@@ -144,6 +157,25 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 				land.NoListing()
 			}
 		}()
+	}
+	region, n, err := loadRegion(ctx, portal)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{ld: newLoader(portal, land, region), opt: opt, ctx: ctx, retryWait: retryFirst,
+		log: eventLog{max: opt.EventLog}, started: make(chan struct{})}
+	h.answersAtFail.n.Store(-1)
+	h.opt.Progressive = opt.Progressive && !opt.Sync
+	h.ld.onError = h.report
+	h.ld.progressive = h.opt.Progressive
+	h.ld.kept = newKept(opt.KeepWaveBytes)
+	if !opt.Sync {
+		h.ld.yield = opt.Yield
+	}
+	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
+	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
+	if opt.Captions && opt.EventLog > 0 {
+		h.captions = caption.New(region)
 	}
 	return h, nil
 }
@@ -281,6 +313,14 @@ func (h *Host) Tick(now float64) []ambient.Event {
 		h.eng.SetCamera(h.cur, 0)
 	}
 
+	if h.lacking && h.opt.Progressive {
+		// Waves change no rebuild; once the last one the ring lacked is
+		// there, nothing is lacking.
+		if g := h.ld.waveGeneration(); g != h.wavesSeen {
+			h.wavesSeen = g
+			h.lacking = !h.ld.complete(needAt(h.cur))
+		}
+	}
 	again := h.stale && !h.loading
 	if h.healedLocked() {
 		h.retryNowLocked() // a source answers again: ask now (trouble.go)
@@ -301,8 +341,21 @@ func (h *Host) Tick(now float64) []ambient.Event {
 			h.events = append(h.events, h.eng.Events()...)
 		}
 	}
+	h.checkStarted()
+	// Waves a load brought are asked for now, unless a rebuild is due (the
+	// records its order depends on came, but a load runs): that rebuild
+	// asks, in its order.
+	if h.wavesDue && !(h.lacking && h.ld.generation() != h.rebuiltGen) {
+		h.wavesDue = false
+		h.wantWaves()
+	}
 	if !first {
 		h.events = append(h.events, h.eng.UseTime(now)...)
+	}
+	for _, ev := range h.events {
+		if ev.Kind == ambient.KindSkip && ev.Reason == ambient.ReasonLoading {
+			h.skips++
+		}
 	}
 	h.log.events(h.events)
 	if h.captions != nil {
@@ -342,6 +395,10 @@ func (h *Host) fetch(now float64, isRetry bool) {
 		h.ld.load(h.ctx, n)
 		h.mu.Lock()
 		h.loading = false
+		h.loadsDone++
+		// Progressive: the waves of what came are asked for at the next
+		// tick, after the rebuild it may bring, in that rebuild's order.
+		h.wavesDue = h.opt.Progressive && h.ld.wavesToAsk(n.blocks)
 		h.mu.Unlock()
 	}()
 }
@@ -361,6 +418,12 @@ func (h *Host) needs() need {
 func (h *Host) afterRebuild(gen uint64) {
 	h.rebuiltGen = gen
 	n := h.needs()
+	if h.opt.Progressive {
+		h.order = h.eng.HearingOrder()
+		h.wantWaves()
+		h.wavesDue = false
+	}
+	h.wavesSeen = h.ld.waveGeneration()
 	h.lacking = !h.ld.complete(needAt(h.cur))
 	if h.lacking && h.retryAt <= h.now {
 		h.retryAt = h.now + h.retryWait
@@ -371,6 +434,51 @@ func (h *Host) afterRebuild(gen uint64) {
 	held := map[uint32]bool{}
 	h.eng.HeldTables(func(id uint32) { held[id] = true })
 	h.ld.evict(n, held)
+}
+
+// checkStarted closes Started once a load has ended, the rebuild has read
+// what it brought, and (Progressive) the first wave of the hearing order
+// is in, or is no longer on its way (it failed, and waits for a retry).
+func (h *Host) checkStarted() {
+	if h.opt.Sync || h.loadsDone == 0 || h.loading || h.ld.generation() != h.rebuiltGen && h.lacking {
+		return
+	}
+	if h.opt.Progressive && len(h.order) > 0 && !h.ld.waveSettled(h.order[0]) {
+		return
+	}
+	h.startOnce.Do(func() { close(h.started) })
+}
+
+// Started is closed once the page could hear a first sound: the first load
+// for a position has ended, the engine has rebuilt with it, and, when
+// Progressive, the first wave it wants has come (or failed). The page's map
+// waits for it before it asks for landblocks off the ring: a hundred
+// requests would queue the ring's records behind them (a browser opens six
+// connections to a host) and share the link with the first wave.
+func (h *Host) Started() <-chan struct{} { return h.started }
+
+// Near reports whether landblock (bx, by) is one the host loads for the
+// player's position (its ring, and the ring it prefetches).
+func (h *Host) Near(bx, by int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.have {
+		return false
+	}
+	return slices.Contains(h.needs().blocks, world.LandBlockID(bx, by))
+}
+
+// Placed reports whether the player has been given a position.
+func (h *Host) Placed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.player != nil
+}
+
+// wantWaves asks for the waves the engine wants, in its order, then the
+// rest of what the current and prefetched rings name (Progressive).
+func (h *Host) wantWaves() {
+	h.ld.wantWaves(h.ctx, append(slices.Clip(h.order), h.ld.neededWaves(h.needs().blocks)...))
 }
 
 // nearEdges lists, for a player within PrefetchMetres of its block's edges,

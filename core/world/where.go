@@ -1,7 +1,6 @@
 package world
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -26,7 +25,7 @@ func WhereOf(p Position) Where {
 // "X", "Y", "ns" and "ew", every number the shortest plain decimal that
 // reads back as it (never an exponent).
 func (w Where) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(w.Position)
+	b, err := w.Position.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,436 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"acambient/core/ambient"
+	"acambient/core/dat"
+	"acambient/core/world"
+	"acambient/datfetch"
+)
+
+// gatedWaves is a portal source whose waves wait to be let through: the
+// test holds them "on the wire" and notes the order they were asked for.
+type gatedWaves struct {
+	src datfetch.Source
+
+	mu     sync.Mutex
+	open   map[uint32]chan struct{}
+	asked  []uint32
+	tables chan struct{} // nil: tables pass; else they wait for it to close
+}
+
+func newGatedWaves(src datfetch.Source) *gatedWaves {
+	return &gatedWaves{src: src, open: map[uint32]chan struct{}{}}
+}
+
+func (g *gatedWaves) gate(id uint32) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.open[id]
+	if c == nil {
+		c = make(chan struct{})
+		g.open[id] = c
+	}
+	return c
+}
+
+func (g *gatedWaves) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if g.tables != nil && dat.PortalKind(id) == dat.KindSoundTable {
+		select {
+		case <-g.tables:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if dat.PortalKind(id) == dat.KindWave {
+		g.mu.Lock()
+		g.asked = append(g.asked, id)
+		g.mu.Unlock()
+		select {
+		case <-g.gate(id):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.src.Get(ctx, id)
+}
+
+func (g *gatedWaves) release(id uint32) { close(g.gate(id)) }
+
+func (g *gatedWaves) requested() []uint32 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.asked)
+}
+
+// tickUntil ticks h (1/30 s a tick) until cond holds after a tick, and
+// returns that tick's events; it fails after 20 s of wall time.
+func tickUntil(t *testing.T, h *Host, now *float64, cond func(evs []ambient.Event) bool) []ambient.Event {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		*now += 1.0 / 30
+		evs := h.Tick(*now)
+		if cond(evs) {
+			return slices.Clone(evs)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the awaited tick did not come in 20 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// rebuildAt is the index of a rebuild that found instances (the first,
+// on the move, finds nothing loaded), or -1.
+func rebuildAt(evs []ambient.Event) int {
+	for i, ev := range evs {
+		if ev.Kind == ambient.KindRebuild && ev.Instances > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestProgressiveStart: the page's host at the river with every wave held
+// on the wire. The first rebuild with the ring's records (the one on the
+// move finds nothing yet) comes before any wave, and its instances are
+// gather's: a rebuild reads landblocks and tables only; the waves are
+// asked for in the order the engine will want them, the loudest bed's
+// first, alone; the bed's fire is a "loading" skip; its play starts on the first
+// tick its wave is known, not at its next re-fire; a one-shot that fires
+// before its wave is a "loading" skip too, each counted in the snapshot.
+func TestProgressiveStart(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	river := landmark(t, "river")
+	h.Move(river)
+	now := 0.0
+	evs := tickUntil(t, h, &now, func(evs []ambient.Event) bool { return rebuildAt(evs) >= 0 })
+	if n := h.Snapshot().Loading.HeldBytes; n != 0 {
+		t.Fatalf("at the first rebuild %d bytes of waves are held; want none (all on the wire)", n)
+	}
+	got, _ := json.Marshal(h.Snapshot().State)
+	if want, _ := gatherJSON(t, river); string(got) != want {
+		t.Fatalf("the first rebuild, before any wave:\n%s\nwant gather's\n%s", got, want)
+	}
+	bed := -1
+	var bedSkip ambient.Event
+	for _, ev := range evs[rebuildAt(evs)+1:] {
+		if ev.Kind == ambient.KindPlay {
+			t.Fatalf("a play before any wave arrived: %+v", ev)
+		}
+		if ev.Continuous && ev.Kind == ambient.KindSkip && ev.Reason == ambient.ReasonLoading && bed < 0 {
+			bedSkip = ev
+			bed = ev.SoundIndex
+		}
+	}
+	if bed < 0 {
+		t.Fatalf("no bed's fire was a loading skip at the rebuild: %+v", evs)
+	}
+
+	// The first wave asked for is the head of the hearing order, alone.
+	h.mu.Lock()
+	order := slices.Clone(h.order)
+	h.mu.Unlock()
+	deadline := time.Now().Add(20 * time.Second)
+	for len(portal.requested()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if asked := portal.requested(); len(asked) != 1 || asked[0] != order[0] {
+		t.Fatalf("asked for waves %x first; want the hearing order's head alone, 0x%08X (order %x)", asked, order[0], order)
+	}
+	st := h.Snapshot()
+	loudest := -1
+	for i, s := range st.Sounds {
+		if s.Continuous && (loudest < 0 || s.CurrentVolume > st.Sounds[loudest].CurrentVolume) {
+			loudest = i
+		}
+	}
+	if l := st.Sounds[loudest]; !slices.Contains(picks(t, h, l.STBID, l.SType), order[0]) {
+		t.Errorf("the hearing order starts with 0x%08X, which the loudest bed (%d/%d) cannot pick", order[0], l.STBIndex, l.SoundIndex)
+	}
+
+	// Let the bed's wave through (after the head, if it is another): it
+	// plays on the first tick that finds it known, well before its re-fire.
+	wave := bedSkip.Wave
+	portal.release(order[0])
+	if wave != order[0] {
+		portal.release(wave)
+	}
+	minRate := float64(st.Sounds[soundAt(st, bedSkip.STBIndex, bedSkip.SoundIndex)].Authored.MinRate)
+	var known float64 = -1
+	evs = tickUntil(t, h, &now, func(evs []ambient.Event) bool {
+		if known < 0 && h.Retained(wave) {
+			known = now // this tick is the first to find it (or the one after)
+		}
+		return slices.ContainsFunc(evs, func(ev ambient.Event) bool {
+			return ev.Kind == ambient.KindPlay && ev.Wave == wave && ev.Continuous
+		})
+	})
+	play := evs[slices.IndexFunc(evs, func(ev ambient.Event) bool { return ev.Kind == ambient.KindPlay && ev.Wave == wave })]
+	if known < 0 || play.T > known+1.0/30+1e-9 {
+		t.Errorf("the bed played at %.3f s; its wave was known by %.3f s: want it at once", play.T, known)
+	}
+	if play.T >= bedSkip.T+minRate {
+		t.Errorf("the bed played at %.3f s, its re-fire time (skip %.3f + min_rate %v): it waited", play.T, bedSkip.T, minRate)
+	}
+
+	// The one-shots, their waves still on the wire, skip as loading when
+	// they fire; the snapshot counts every loading skip.
+	skips, oneShot := 0, false
+	until := now + 60
+	for now < until {
+		now += 1.0 / 30
+		for _, ev := range h.Tick(now) {
+			if ev.Kind == ambient.KindSkip && ev.Reason == ambient.ReasonLoading {
+				oneShot = oneShot || !ev.Continuous
+			}
+		}
+	}
+	for _, ev := range h.Drain().Events {
+		if ev.Kind == ambient.KindSkip && ev.Reason == ambient.ReasonLoading {
+			skips++
+		}
+	}
+	if !oneShot {
+		t.Error("in a minute at the river no one-shot fired while its wave was on the wire")
+	}
+	if got := h.Snapshot().Loading.LoadingSkips; got != skips || skips == 0 {
+		t.Errorf("the snapshot counts %d loading skips; the events hold %d", got, skips)
+	}
+}
+
+// TestProgressiveWavesInHearingOrder: the host asks for the waves in the
+// order the engine wants them, then for the rest of the ring's: the first
+// alone, then side by side, each one let through making room for the next.
+func TestProgressiveWavesInHearingOrder(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	h.Move(landmark(t, "river"))
+	now := 0.0
+	tickUntil(t, h, &now, func(evs []ambient.Event) bool { return rebuildAt(evs) >= 0 })
+	h.mu.Lock()
+	want := dedupe(append(h.eng.HearingOrder(), h.ld.neededWaves(h.needs().blocks)...))
+	h.mu.Unlock()
+	if len(want) <= parallelFetches {
+		t.Fatalf("%d waves at the river: too few to see an order", len(want))
+	}
+	asked := func(n int) []uint32 {
+		deadline := time.Now().Add(20 * time.Second)
+		for len(portal.requested()) < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d waves asked for; want %d", len(portal.requested()), n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return portal.requested()
+	}
+	// The head of the order is asked for alone: one fetcher while it is to
+	// come (the fetchers are started with the order, under the loader's lock).
+	if got := asked(1); got[0] != want[0] {
+		t.Fatalf("asked for 0x%08X first; want the order's head 0x%08X", got[0], want[0])
+	}
+	h.ld.mu.Lock()
+	workers := h.ld.workers
+	h.ld.mu.Unlock()
+	if workers != 1 || len(portal.requested()) != 1 {
+		t.Fatalf("%d fetchers, %d waves asked, while the head is on the wire; want 1 and 1", workers, len(portal.requested()))
+	}
+	portal.release(want[0])
+	// Then parallelFetches side by side, in any order among them.
+	n := 1 + parallelFetches
+	if got := asked(n); !slices.Equal(sortedCopy(got[1:n]), sortedCopy(want[1:n])) {
+		t.Fatalf("after the head, asked %x; want %x", got[1:n], want[1:n])
+	}
+	// Each one let through frees a fetcher for the next in the order.
+	for k := 1; n+k-1 < len(want); k++ {
+		portal.release(want[k])
+		got := asked(n + k)
+		if next := got[n+k-1]; next != want[n+k-1] {
+			t.Fatalf("after %d waves arrived the host asked for 0x%08X; want 0x%08X (order %x)", k+1, next, want[n+k-1], want)
+		}
+	}
+	if n := len(portal.requested()); n != len(want) {
+		t.Errorf("%d waves asked for; want %d, each once", n, len(want))
+	}
+}
+
+// TestProgressiveOrderSurvivesASecondMove: a move while the tables are on
+// their way (the page sets the player, then again) makes a second load run
+// when the first brings the tables, so the rebuild they call for waits for
+// it; the waves are asked for by that rebuild, in its order, not before it
+// in the tables' own.
+func TestProgressiveOrderSurvivesASecondMove(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	portal.tables = make(chan struct{})
+	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	river := landmark(t, "river")
+	now := 0.0
+	h.Move(river)
+	h.Tick(now) // the first load starts; its tables wait
+	deadline := time.Now().Add(20 * time.Second)
+	for !h.ld.fetching() {
+		if time.Now().After(deadline) {
+			t.Fatal("the first load never started")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.Move(river)
+	now += 1.0 / 30
+	h.Tick(now) // the second move: a load runs, so it waits (stale)
+	close(portal.tables)
+	tickUntil(t, h, &now, func(evs []ambient.Event) bool { return rebuildAt(evs) >= 0 })
+	h.mu.Lock()
+	head := h.eng.HearingOrder()[0]
+	h.mu.Unlock()
+	deadline = time.Now().Add(20 * time.Second)
+	for len(portal.requested()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no wave asked for")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got := portal.requested()[0]; got != head {
+		t.Errorf("the first wave asked for is 0x%08X; want the rebuild's head 0x%08X", got, head)
+	}
+}
+
+// TestSyncIgnoresProgressive: trace, render and gather (Sync) keep
+// retail's rule whatever the options say: the rebuild waits for every
+// wave, and a minute of events is byte for byte a plain Sync host's.
+func TestSyncIgnoresProgressive(t *testing.T) {
+	w := demoWorld(t)
+	run := func(progressive bool) string {
+		h, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
+			Options{Config: ambient.DefaultConfig(), Sync: true, Progressive: progressive})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Move(landmark(t, "river"))
+		var all []ambient.Event
+		for k := 0; k < 30*60; k++ {
+			for _, ev := range h.Tick(float64(k) / 30) {
+				if ev.Reason == ambient.ReasonLoading {
+					t.Fatalf("a Sync host skipped as loading: %+v", ev)
+				}
+				all = append(all, ev)
+			}
+		}
+		b, _ := json.Marshal(all)
+		return string(b)
+	}
+	if run(true) != run(false) {
+		t.Error("a Sync host's events change with Options.Progressive")
+	}
+}
+
+func dedupe(ids []uint32) []uint32 {
+	seen := map[uint32]bool{}
+	var out []uint32
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func sortedCopy(ids []uint32) []uint32 {
+	c := slices.Clone(ids)
+	slices.Sort(c)
+	return c
+}
+
+// picks are the waves GetSound can pick for stype from the table: all but
+// the last of two or more variants.
+func picks(t *testing.T, h *Host, table dat.DID, stype uint32) []uint32 {
+	tb, _ := h.ld.SoundTable(uint32(table))
+	if tb == nil {
+		t.Fatalf("table 0x%08X not held", uint32(table))
+	}
+	for _, c := range tb.Root.Children {
+		if c.HashKey == stype {
+			var out []uint32
+			for _, r := range c.Records[:max(1, len(c.Records)-1)] {
+				out = append(out, uint32(r.WaveID))
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func soundAt(st Snapshot, stb, idx int) int {
+	for i, s := range st.Sounds {
+		if s.STBIndex == stb && s.SoundIndex == idx {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestStarted: the channel the page's map waits on stays open while the
+// ring's tables are on their way, and then while the first wave the engine
+// wants is; it closes once that wave is in.
+func TestStarted(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	portal.tables = make(chan struct{})
+	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	river := landmark(t, "river")
+	if h.Placed() || h.Near(world.BlockX(river.ObjCellID), world.BlockY(river.ObjCellID)) {
+		t.Fatal("placed, or near a block, before any move")
+	}
+	h.Move(river)
+	now := 0.0
+	h.Tick(now)
+	bx, by := world.BlockX(river.ObjCellID), world.BlockY(river.ObjCellID)
+	if !h.Near(bx, by) || !h.Near(bx+1, by-1) || h.Near(bx+2, by) {
+		t.Errorf("near the river's block %v, its corner neighbour %v, two blocks east %v; want true, true, false",
+			h.Near(bx, by), h.Near(bx+1, by-1), h.Near(bx+2, by))
+	}
+	open := func() bool {
+		select {
+		case <-h.Started():
+			return false
+		default:
+			return true
+		}
+	}
+	// Tables on the wire; then the tables in, the head wave on the wire.
+	for range 30 {
+		now += 1.0 / 30
+		h.Tick(now)
+	}
+	if !open() {
+		t.Fatal("Started closed with the tables still on the wire")
+	}
+	close(portal.tables)
+	tickUntil(t, h, &now, func(evs []ambient.Event) bool { return rebuildAt(evs) >= 0 })
+	for range 30 {
+		now += 1.0 / 30
+		h.Tick(now)
+	}
+	if !open() {
+		t.Fatal("Started closed with the first wave still on the wire")
+	}
+	h.mu.Lock()
+	head := h.order[0]
+	h.mu.Unlock()
+	portal.release(head)
+	tickUntil(t, h, &now, func([]ambient.Event) bool { return !open() })
+	if !h.Retained(head) {
+		t.Error("Started closed before the first wave was in")
+	}
+}
