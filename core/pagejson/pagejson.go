@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"acambient/core/ambient"
+	"acambient/core/caption"
 	"acambient/core/dat"
 	"acambient/core/mapview"
 	"acambient/core/session"
@@ -177,8 +178,21 @@ func Drained(b []byte, d session.Drained) ([]byte, error) {
 			b = append(b, `,"landblock":`...)
 			b = did(b, p.Landblock)
 		}
+		if p.Reason != "" {
+			b = append(b, `,"reason":`...)
+			b = str(b, p.Reason)
+		}
+		if p.Status != 0 {
+			b = append(b, `,"status":`...)
+			b = strconv.AppendInt(b, int64(p.Status), 10)
+		}
 		return append(b, '}'), nil
 	})
+	b = append(b, `,"captions":`...)
+	b, err = list(b, d.Captions, func(b []byte, c caption.Caption) ([]byte, error) { return raw(b)(c.MarshalJSON()) })
+	if err != nil {
+		return nil, err
+	}
 	b = append(b, `,"dropped":`...)
 	b = strconv.AppendInt(b, int64(d.Dropped), 10)
 	return append(b, '}'), nil
@@ -221,6 +235,8 @@ func Info(b []byte, in mapview.Info) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(bd.BY1), 10)
 	b = append(b, `},"demo":`...)
 	b = strconv.AppendBool(b, in.Demo)
+	b = append(b, `,"region":`...)
+	b = str(b, in.Region)
 	return append(b, '}'), nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"acambient/core/ambient"
+	"acambient/core/caption"
 	"acambient/core/demo"
 	"acambient/core/demo/spots"
 	"acambient/core/mapview"
@@ -48,12 +49,12 @@ func TestSnapshotsAndDrainsAreEncodingJSONs(t *testing.T) {
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = 7
 	h, err := session.New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
-		session.Options{Config: cfg, Sync: true, EventLog: 4096})
+		session.Options{Config: cfg, Sync: true, EventLog: 4096, Captions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	same(t, "the snapshot before any move", must(Snapshot(nil, h.Snapshot())), nil, h.Snapshot())
-	now := 0.0
+	now, captions := 0.0, 0
 	for _, lm := range spots.Landmarks {
 		h.Move(world.Position{ObjCellID: lm.ObjCellID, X: lm.X, Y: lm.Y, Z: lm.Z})
 		for range 30 * 20 {
@@ -69,12 +70,21 @@ func TestSnapshotsAndDrainsAreEncodingJSONs(t *testing.T) {
 		d := h.Drain()
 		got, err = Drained(nil, d)
 		same(t, "the poll at the "+lm.Name, got, err, d)
+		captions += len(d.Captions)
+	}
+	if captions == 0 {
+		t.Fatal("no caption at any landmark: the test covers less than it says")
 	}
 	// A poll with problems of every shape, messages that need escaping.
 	d := session.Drained{Events: []ambient.Event{}, Errors: []session.Problem{
 		session.Classify(errors.New(`a "quoted" <b>&</b> line` + "\n\ttab \x01\u2028\u2029 \xff end")),
 		{Code: session.CodeNotFound, Message: "soundtable 0x20000101: not found", ID: 0x20000101},
 		{Code: session.CodeMissingLandblock, Message: "é", Landblock: 0xA9B5FFFF},
+		{Code: session.CodeNetwork, Message: "503", Reason: "status", Status: 503},
+		{Code: session.CodeNetwork, Message: "offline", Reason: "no-answer"},
+	}, Captions: []caption.Caption{
+		{T: 1.5, Kind: caption.KindBed, Text: "running water, all around", Direction: "all around", Near: true, Table: 0x20000103, DB: -12},
+		{T: 2.25, Kind: caption.KindCall, Text: "a call from the forest, north-east", Direction: "north-east", STBIndex: 2, Table: 0x20000105, Wave: 0x0A000101, DB: -31},
 	}, Dropped: 3}
 	got, err := Drained(nil, d)
 	same(t, "a poll with problems", got, err, d)
