@@ -6,21 +6,25 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"acambient/server"
 )
 
 // cmdExport is `export -out DIR` (contracts §2.3): the static tree of every
-// record a client can ask for, and the built www/.
+// record a client can ask for, and the built www/; with -source URL, the
+// built www/ alone, reading its records from URL by default.
 func cmdExport(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	out := fs.String("out", "", "folder to write (created if missing; files of an earlier export are overwritten, not removed)")
 	www := fs.String("www", defaultWWW(), "folder of the page files to copy")
 	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")
 	withZones := fs.Bool("zones", true, "also write the sound-zone layer, DIR/zones.png and DIR/zones.json (as the zones command)")
+	source := fs.String("source", "", "write the page alone (no records, no zones), reading its records from this URL by default (with -api acdatservice for an acdatservice base)")
 	df := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -28,6 +32,9 @@ func cmdExport(args []string) error {
 	if *out == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return errors.New("want -out DIR")
+	}
+	if *source != "" {
+		return cmdExportPage(fs, *out, *www, *build, *source, df)
 	}
 	d, err := df.open()
 	if err != nil {
@@ -54,5 +61,43 @@ func cmdExport(args []string) error {
 		fmt.Printf("; zones.png and zones.json, %d sound sets", res.ZoneSets)
 	}
 	fmt.Println()
+	return nil
+}
+
+// cmdExportPage is `export -out DIR -source URL [-api acdatservice]`: the page
+// alone, for a static host, with URL as its default data source.
+func cmdExportPage(fs *flag.FlagSet, out, www string, build bool, source string, df *dataFlags) error {
+	var clash []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "portal", "cell", "dats", "server", "zones":
+			clash = append(clash, "-"+f.Name)
+		}
+	})
+	if len(clash) > 0 {
+		return fmt.Errorf("-source writes the page alone, which reads its records from %s: %s would have nothing to do", source, strings.Join(clash, ", "))
+	}
+	if df.api != apiOurs && df.api != apiACDatService {
+		return fmt.Errorf("-api %q: want %s or %s", df.api, apiOurs, apiACDatService)
+	}
+	u, err := url.Parse(source)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("-source %q: want an http:// or https:// base URL", source)
+	}
+	logger := log.New(os.Stderr, "", 0)
+	if u.Scheme == "http" {
+		logger.Printf("warning: -source %s is http: a page on an https host may not read it (mixed content)", source)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if build {
+		ensureWasm(ctx, www, logger)
+	}
+	src := server.PageSource{Server: strings.TrimSuffix(source, "/"), API: df.api}
+	res, err := server.Export(ctx, server.ExportOptions{WWW: www, Out: out, Source: src})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("exported the page to %s: www files %d; its records come from %s (%s); no records, no zones\n", out, res.WWWFiles, src.Server, src.API)
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"acambient/core/dat"
 	"acambient/datfetch"
+	"acambient/server"
 )
 
 // `export -out DIR` writes the tree the README describes, and a plain
@@ -59,6 +60,12 @@ func TestExportCommand(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
 			t.Errorf("export tree: %v", err)
 		}
+	}
+
+	// Without -source the page reads its own origin, the tree beside it:
+	// its default source is left empty.
+	if b, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || !strings.Contains(string(b), server.SourceMeta) {
+		t.Errorf("index.html (%v) lacks the empty %s: without -source the page's default is its own origin", err, server.SourceMeta)
 	}
 
 	static := httptest.NewServer(http.FileServer(http.Dir(out)))

@@ -24,8 +24,9 @@ func commands() []command {
 		{"gather", "one retail rebuild at -player POS; JSON", cmdGather},
 		{"trace", "simulated run; JSON lines of play decisions", cmdTrace},
 		{"render", "the same run as trace, mixed to a 16-bit stereo WAV (-o FILE.wav, -o - for stdout)", cmdRender},
-		{"export", "write the static file tree of every record a client can ask for", cmdExport},
+		{"export", "write the static file tree of every record a client can ask for; with -source URL, the page alone, reading URL", cmdExport},
 		{"demo", "write the demo world as client_portal.dat and client_cell_1.dat", cmdDemo},
+		{"npm", "write the npm package acambient (-out DIR) for npm pack / npm publish", cmdNPM},
 		{"zones", "the sound-zone layer: zones.png and zones.json (-out DIR)", cmdZones},
 	}
 }

@@ -63,6 +63,7 @@ func cmdServe(args []string) error {
 type serveFlags struct {
 	addr, cors, www string
 	build, verbose  bool
+	zones           bool
 	cacheMB         int64
 	data            *dataFlags
 }
@@ -76,6 +77,7 @@ func parseServeFlags(args []string) (*serveFlags, error) {
 	fs.BoolVar(&f.build, "build", true, "build www/ambient.wasm first when it is missing or older than its sources")
 	fs.Int64Var(&f.cacheMB, "cache", server.DefaultCacheBytes>>20, "MiB of memory for the cache of records read from dat files, portal and cell together, its tables included (0: none)")
 	fs.BoolVar(&f.verbose, "v", false, "log every request")
+	fs.BoolVar(&f.zones, "zones", true, "answer /zones.json and /zones.png, the sound-zone layer of the records (as the zones command writes it), computed on the first ask and kept")
 	f.data = addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -105,7 +107,7 @@ func (f *serveFlags) handler(d *data, logger *log.Logger) *server.Handler {
 		cache = -1 // Options: negative is none, 0 the default
 	}
 	return server.New(server.Options{Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: f.www, CORS: f.cors,
-		CacheBytes: cache, Log: logger, Verbose: f.verbose})
+		CacheBytes: cache, Log: logger, Verbose: f.verbose, NoZones: !f.zones})
 }
 
 // limitMemory is limitMemory for the cache -cache asks for.

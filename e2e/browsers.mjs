@@ -21,8 +21,11 @@
 //                      the page, or evaluates an expression string; awaits a
 //                      promise; resolves with the JSON value (undefined: null)
 //   waitFor(fn, arg, {timeout})  polls eval until truthy; resolves with it
-//   click(x, y), move(x, y, steps), keyDown(key), keyUp(key), press(key):
-//                      trusted input (a user gesture in the engine's eyes)
+//   click(x, y), move(x, y, steps), mouseDown(x, y), mouseUp(x, y),
+//   keyDown(key), keyUp(key), press(key):
+//                      trusted input (a user gesture in the engine's eyes);
+//                      mouseDown moves to (x, y) and presses the left
+//                      button, mouseUp moves there and releases it
 //   clickOn(selector)  scrolls an element into view and clicks its middle
 //   logs()             takes the page's log so far: [{type, text, url}] with
 //                      type error|warning|pageerror|http|requestfailed
@@ -173,6 +176,8 @@ function sharedPage(p, browser) {
     evaluate: (e) => p.evaluate(e),
     click: (x, y) => p.mouse.click(x, y),
     move: (x, y, steps = 1) => p.mouse.move(x, y, { steps }),
+    mouseDown: async (x, y) => { await p.mouse.move(x, y); await p.mouse.down(); },
+    mouseUp: async (x, y) => { await p.mouse.move(x, y); await p.mouse.up(); },
     keyDown: (k) => p.keyboard.down(k),
     keyUp: (k) => p.keyboard.up(k),
     press: (k) => p.keyboard.press(k),
@@ -335,6 +340,14 @@ async function webkitSession(base, spec, viewport, killAll) {
       for (let i = 1; i <= steps; i++) seq.push(to(from.x + (x - from.x) * i / steps, from.y + (y - from.y) * i / steps));
       mouse = { x, y };
       await pointer(seq);
+    },
+    mouseDown: async (x, y) => {
+      mouse = { x, y };
+      await pointer([to(x, y), { type: "pointerDown", button: 0 }]);
+    },
+    mouseUp: async (x, y) => {
+      mouse = { x, y };
+      await pointer([to(x, y), { type: "pointerUp", button: 0 }]);
     },
     keyDown: (k) => keys([{ type: "keyDown", value: key(k) }]),
     keyUp: (k) => keys([{ type: "keyUp", value: key(k) }]),

@@ -24,6 +24,11 @@ const ops = {
   move: ({ x, y, steps }) => page.move(x, y, steps ?? 1),
   click: ({ x, y }) => page.click(x, y),
   key: ({ key }) => page.press(key),
+  // Held keys and buttons (the page tests: walking, turning, dragging).
+  keyDown: ({ key }) => page.keyDown(key),
+  keyUp: ({ key }) => page.keyUp(key),
+  mouseDown: ({ x, y }) => page.mouseDown(x, y),
+  mouseUp: ({ x, y }) => page.mouseUp(x, y),
   logs: async () => (await page.logs()).map(line),
   screenshot: ({ path }) => page.screenshot(path),
 };

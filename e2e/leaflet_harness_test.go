@@ -17,11 +17,13 @@ import (
 
 // The npm packages the Leaflet tests install into a cache folder, besides
 // the browser driver that need (e2e_test.go) installs: the map library the
-// example pins, the type checker and Leaflet's types.
+// example pins, the type checker and Leaflet's types, and the bundler the
+// npm package is built with (vite_test.go).
 var lfPackages = map[string]string{
 	"leaflet":        "1.9.4",
 	"typescript":     "5.9.3",
 	"@types/leaflet": "1.9.22",
+	"vite":           "6.4.6",
 }
 
 func lfNode(t *testing.T) string {

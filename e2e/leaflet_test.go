@@ -410,8 +410,14 @@ func lfSent(b *lfBrowser) int {
 // land, and the engine skips missing landblocks as retail does.
 func lfNoErrors(t *testing.T, b *lfBrowser) {
 	t.Helper()
+	lfNoErrorsIn(t, b.logs())
+}
+
+// lfNoErrorsIn is lfNoErrors over log lines already taken.
+func lfNoErrorsIn(t *testing.T, logs []string) {
+	t.Helper()
 	var bad, missing []string
-	for _, l := range b.logs() {
+	for _, l := range logs {
 		switch {
 		case strings.HasPrefix(l, "http 404 ") && strings.HasSuffix(l, "/favicon.ico"):
 			// Firefox asks for the icon of a page that names none; not the page's.
@@ -753,11 +759,13 @@ func lfCellOfMap(ns, ew float64) string {
 	return fmt.Sprintf("0x%08X", p.ObjCellID)
 }
 
-// lfPoint centres the map 40 m from spot at zoom 1 and returns the spot's
-// page coordinates.
+// lfPoint centres the map 40 m from spot at 2 pixels a metre (zoom 1 in
+// L.CRS.Simple; the zoom that gives it in a CRS copy with its own scale)
+// and returns the spot's page coordinates.
 func lfPoint(b *lfBrowser, s lfSpot) (px struct{ X, Y float64 }) {
 	b.eval(&px, fmt.Sprintf(`(() => { const m = window.acAmbient ? window.acAmbient.map : window.map;
-		m.setView([%v, %v], 1, { animate: false });
+		const perMetre = Math.abs(m.project([0, 1], 0).x - m.project([0, 0], 0).x);
+		m.setView([%v, %v], Math.log2(2 / perMetre), { animate: false });
 		const p = m.latLngToContainerPoint([%v, %v]), r = m.getContainer().getBoundingClientRect();
 		return { X: r.x + p.x, Y: r.y + p.y }; })()`, s.Y+40, s.X+40, s.Y, s.X))
 	return px

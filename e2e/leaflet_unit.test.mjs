@@ -192,3 +192,152 @@ test("center: waits for the map's view (whenReady)", () => {
   ready();
   assert.equal(amb.calls.length, 1);
 });
+
+test("cursor: moves over a map control leave the listener where it was", () => {
+  const map = fakeMap(), amb = fakeAmb();
+  bindLeaflet(map, amb, { throttleMs: 0 });
+  // An element inside a .leaflet-control (a corner's button) and one that is not.
+  const control = { closest: (sel) => (sel === ".leaflet-control" ? {} : null) };
+  const pane = { closest: () => null };
+  map.fire("mousemove", { ...B(169, 180, 72, 144), originalEvent: { target: pane } });
+  assert.equal(amb.calls.length, 1);
+  for (let i = 1; i <= 5; i++) {
+    map.fire("mousemove", { ...B(169, 180, 72 + 30 * i, 144), originalEvent: { target: control } });
+  }
+  assert.equal(amb.calls.length, 1, "the cells under the control are not sent");
+  map.fire("mousemove", { ...B(169, 180, 72 + 30, 144), originalEvent: { target: pane } });
+  assert.equal(amb.calls.length, 2, "back on the map, the listener follows again");
+});
+
+// fullLeaflet is fakeLeaflet with what the userscript touches once it binds
+// (a control in a corner) and the CRSs and projection it compares, as
+// Leaflet 1.9 defines them.
+function fullLeaflet() {
+  const L = fakeLeaflet();
+  const LonLat = { project: (ll) => ({ x: ll.lng, y: ll.lat }) };
+  const euclid = (a, b) => Math.hypot(b.lng - a.lng, b.lat - a.lat);
+  L.Projection = { LonLat };
+  L.extend = (dst, ...src) => Object.assign(dst, ...src);
+  L.latLng = (lat, lng) => ({ lat, lng });
+  L.CRS = {
+    Simple: { projection: LonLat, transformation: [1, 0, -1, 0], scale: (z) => 2 ** z, distance: euclid, infinite: true },
+    EPSG3857: { projection: { project: (ll) => ({ x: ll.lng * 111319.49, y: Math.log(Math.tan(Math.PI / 4 + ll.lat * Math.PI / 360)) * 6378137 }) },
+      wrapLng: [-180, 180], infinite: false, distance: () => 1 },
+  };
+  L.controls = [];
+  L.DomUtil = { create: (tag, cls) => ({ tagName: tag.toUpperCase(), className: cls, style: {}, dataset: {} }) };
+  L.DomEvent = { disableClickPropagation() {} };
+  L.Control = {
+    extend: (proto) => class {
+      constructor(o) { this.options = o; }
+      addTo(map) { this.el = proto.onAdd(map); L.controls.push(this); return this; }
+      getPosition() { return this.options.position; }
+      setPosition(p) { this.options.position = p; return this; }
+    },
+  };
+  return L;
+}
+
+// leafletMap is a map as the hook sees it: whenReady counts the maps bound.
+function leafletMap(crs, id = "map") {
+  return {
+    options: { crs }, ready: 0,
+    getContainer: () => ({ tagName: "DIV", id, className: "leaflet-container", matches: (sel) => sel === "#" + id }),
+    whenReady() { this.ready++; },
+    on() {},
+  };
+}
+
+// withScript runs the userscript in a fresh page holding L and the config,
+// and returns the page's L and the console lines it wrote.
+function withScript(config) {
+  const ctx = page();
+  const lines = [];
+  const log = (kind) => (...a) => lines.push(kind + ": " + a.join(" "));
+  ctx.console = { info: log("info"), warn: log("warn"), error: log("error"), log: log("log") };
+  ctx.L = fullLeaflet();
+  if (config) ctx.acAmbientConfig = config;
+  vm.runInContext(userscript, ctx);
+  return { L: ctx.L, lines };
+}
+
+test("userscript: binds a CRS that is Simple in behaviour at any pixel scale; one line for each map it skips", () => {
+  const { L, lines } = withScript();
+  const S = L.CRS.Simple;
+  const skipped = [
+    [L.CRS.EPSG3857, /bounded/],
+    [L.extend({}, S, { projection: { project: (ll) => ({ x: ll.lng / 24, y: ll.lat / 24 }) } }), /projection is not the identity/],
+    [L.extend({}, S, { wrapLng: [0, 48960] }), /wraps/],
+    [L.extend({}, S, { distance: (a, b) => Math.abs(b.lng - a.lng) + Math.abs(b.lat - a.lat) }), /distance is not Euclidean/],
+  ];
+  for (const [crs] of skipped) L.hooks[0].call(leafletMap(crs, "other"));
+  assert.equal(L.controls.length, 0);
+  assert.equal(lines.length, skipped.length, lines.join("\n"));
+  skipped.forEach(([, why], i) => {
+    assert.match(lines[i], /^info: ambient\.user\.js: not binding the map in div#other: /);
+    assert.match(lines[i], why);
+    assert.match(lines[i], /set acAmbientConfig\.map to bind it anyway/);
+  });
+  // A copy with its own transformation and scale, and an identity
+  // projection that is not LonLat itself: bound.
+  const copy = L.extend({}, S, { transformation: [1 / 16, 0, -1 / 16, 3060], scale: (z) => 3 * 2 ** z,
+    projection: { project: (ll) => ({ x: ll.lng, y: ll.lat }) } });
+  const m = leafletMap(copy);
+  L.hooks[0].call(m);
+  assert.equal(m.ready, 1, "the copy's map is bound");
+  assert.equal(L.controls.length, 1);
+  assert.equal(L.controls[0].getPosition(), "bottomright");
+  // Only the first map of Dereth.
+  L.hooks[0].call(leafletMap(S, "second"));
+  assert.equal(L.controls.length, 1);
+  assert.match(lines.at(-1), /div#second.* already bound another map/);
+  assert.equal(lines.length, skipped.length + 1);
+});
+
+test("userscript: acAmbientConfig.map forces a map (true, a selector, a predicate); corner is a setting", () => {
+  for (const [config, bindsId] of [
+    [{ map: true }, "first"],
+    [{ map: "#atlas" }, "atlas"],
+    [{ map: (m) => m.getContainer().id === "atlas" }, "atlas"],
+  ]) {
+    const { L, lines } = withScript(config);
+    const maps = ["first", "atlas"].map((id) => leafletMap(L.CRS.EPSG3857, id));
+    for (const m of maps) L.hooks[0].call(m);
+    assert.deepEqual(maps.map((m) => m.ready), maps.map((m) => (m.getContainer().id === bindsId ? 1 : 0)), String(config.map));
+    assert.equal(lines.length, 1, lines.join("\n"));
+  }
+  {
+    const { L } = withScript({ corner: "topleft" });
+    L.hooks[0].call(leafletMap(L.CRS.Simple));
+    assert.equal(L.controls[0].getPosition(), "topleft");
+  }
+  {
+    const { L, lines } = withScript({ corner: "middle" });
+    L.hooks[0].call(leafletMap(L.CRS.Simple));
+    assert.equal(L.controls[0].getPosition(), "bottomright");
+    assert.match(lines[0], /^warn: .*corner "middle" is not one of/);
+  }
+});
+
+test("userscript: a config that throws does not break the page's map", () => {
+  const { L, lines } = withScript({ map: () => { throw new Error("boom"); } });
+  assert.doesNotThrow(() => L.hooks[0].call(leafletMap(L.CRS.Simple)));
+  assert.match(lines[0], /^error: ambient\.user\.js: .*boom/);
+});
+
+test("off the data: a missing-landblock setPlayer goes to onNoData, never to onError", async () => {
+  const map = fakeMap(), errors = [], nodata = [];
+  const amb = { setPlayer(p) {
+    if (p.ew < -80) return Promise.reject(Object.assign(new Error("landblock 0x1010FFFF is missing"), { code: "missing-landblock", landblock: "0x1010FFFF" }));
+    if (p.ew < -50) return Promise.reject(Object.assign(new Error("offline"), { code: "network" }));
+    return Promise.resolve({});
+  } };
+  bindLeaflet(map, amb, { throttleMs: 0, onError: (e) => errors.push(e.code), onNoData: (p, e) => nodata.push([hexId(p.objcellId), e.landblock]) });
+  map.fire("mousemove", B(16, 16, 1, 1)); // ew ≈ −89: off the data
+  map.fire("mousemove", B(16, 16, 30, 1));
+  map.fire("mousemove", B(50, 50, 1, 1)); // ew ≈ −62: a network failure
+  map.fire("mousemove", B(169, 180, 72, 144)); // on the data
+  await sleep(10);
+  assert.deepEqual(nodata, [["0x10100001", "0x1010FFFF"], ["0x10100009", "0x1010FFFF"]]);
+  assert.deepEqual(errors, ["network"]);
+});

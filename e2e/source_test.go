@@ -82,8 +82,11 @@ func (s *srcSetup) compressedHits() int {
 
 // srcOpen opens Chromium with the probe: the source control is the page's
 // own logic, the same in every engine.
-func srcOpen(t *testing.T) *lfBrowser {
-	b := lfLaunch(t, needBrowser(t, "chromium"))
+func srcOpen(t *testing.T) *lfBrowser { return srcOpenIn(t, needBrowser(t, "chromium")) }
+
+// srcOpenIn opens the browser spec describes with the probe.
+func srcOpenIn(t *testing.T, spec browserSpec) *lfBrowser {
+	b := lfLaunch(t, spec)
 	b.do("initScript", "source", lfProbe)
 	return b
 }
@@ -190,8 +193,8 @@ func TestPageSourceControl(t *testing.T) {
 	b := srcOpen(t)
 	b.do("goto", "url", s.page+"/#0xA9B5002D/120,96,22.85")
 	b.waitFor(`window.ambient && window.ambient.info.landmarks.length > 0`, 60*time.Second)
-	if now := srcText(b, "srcNow"); !strings.Contains(now, "the demo world from this server") {
-		t.Errorf("source line %q; want the demo world from this server", now)
+	if now := srcText(b, "srcNow"); !strings.Contains(now, "the demo world, from this server") {
+		t.Errorf("source line %q; want the demo world, from this server", now)
 	}
 	lfClickElement(b, "#overlay")
 	b.waitFor(`window.ambient.running`, 10*time.Second)
@@ -245,14 +248,14 @@ func TestPageSourceControl(t *testing.T) {
 }
 
 // srcSwitchLogs takes the page's log after a switch of source: the old
-// instance's fetches in flight are aborted by dispose (ERR_ABORTED) and
+// instance's fetches in flight are aborted by dispose (ERR_ABORTED, Firefox's NS_BINDING_ABORTED) and
 // landblocks past the demo's land answer 404; anything else is an error.
 func srcSwitchLogs(t *testing.T, b *lfBrowser) {
 	t.Helper()
 	aborted := 0
 	for _, l := range b.logs() {
 		switch {
-		case strings.HasPrefix(l, "requestfailed: ") && strings.HasSuffix(l, " net::ERR_ABORTED"):
+		case strings.HasPrefix(l, "requestfailed: ") && (strings.HasSuffix(l, " net::ERR_ABORTED") || strings.HasSuffix(l, " NS_BINDING_ABORTED")): // Chromium's, Firefox's
 			aborted++
 		case strings.HasPrefix(l, "http 404 ") && strings.HasSuffix(strings.ToUpper(l), "FFFF"),
 			strings.Contains(l, "ScriptProcessorNode is deprecated"), // oto's output node; Chromium's notice

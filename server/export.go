@@ -32,6 +32,11 @@ type ExportOptions struct {
 	// Out/zones.png and Out/zones.json (core/zones, contracts §1), beside
 	// the records: a map over the tree finds it at URL/zones.json.
 	Zones bool
+
+	// Source, when its Server is set, makes the tree the page alone, with
+	// Source as its default data source: the www folder and nothing else
+	// (no records, no zones; Portal and Cell are not read). See exportPage.
+	Source PageSource
 }
 
 // ExportResult counts what Export wrote.
@@ -65,6 +70,8 @@ type ExportResult struct {
 //	Out/zones.png, Out/zones.json   with Zones, the sound-zone layer (core/zones)
 //	Out/...                the www folder (and, while it has no index.html, the generated index)
 //
+// With opt.Source set it writes the page alone instead (exportPage).
+//
 // A static host cannot serve the bare listing routes /files and /cell/files:
 // "files" is the folder of the records, so no file can share its name. The
 // listings go to index.txt inside the folders instead (serve answers that
@@ -77,6 +84,9 @@ type ExportResult struct {
 // SoundTable or Wave that is named but missing would be a 404 from serve too
 // and is skipped with a warning, as is a record the source cannot read.
 func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
+	if opt.Source.Server != "" {
+		return exportPage(ctx, opt)
+	}
 	e := &exporter{opt: opt, res: &ExportResult{}}
 	if e.opt.Warnf == nil {
 		e.opt.Warnf = func(string, ...any) {}

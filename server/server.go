@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"acambient/core/zones"
 	"acambient/datfetch"
 )
 
@@ -28,6 +29,9 @@ type Options struct {
 	WWW string
 	// CORS is the Access-Control-Allow-Origin value on every answer; "" sends none.
 	CORS string
+	// NoZones leaves /zones.json and /zones.png, the sound-zone layer of
+	// the records served (zones.go), to the www folder.
+	NoZones bool
 
 	// CacheBytes bounds the memory of the cache of served records, which
 	// the sources other than datfetch.Memory (dat files) share, entry
@@ -59,6 +63,7 @@ type Handler struct {
 	index   *payload // the generated index, built on first use
 
 	acdatSt acdatState // what acdatservice's routes build once (acdat.go)
+	zones   zoneLayer  // the sound-zone layer, computed on first ask (zones.go)
 }
 
 // New returns a Handler over opt's sources.
@@ -144,6 +149,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// acdatservice's surface (acdat.go): a client configured for that
 		// service can point here unchanged.
 		h.acdat(w, r, segs[1], segs[3:])
+	case len(segs) == 1 && (segs[0] == zones.IndexFile || segs[0] == zones.ImageFile) && !h.opt.NoZones:
+		h.serveZones(w, r, segs[0])
 	default:
 		h.static(w, r, segs)
 	}

@@ -56,6 +56,7 @@ type api struct {
 	mixer  *mix.Mixer
 	tiles  *mapview.Tiles
 	audio  *audioOut
+	off    offData // the listener off the data (offdata.go)
 	funcs  []js.Func
 }
 
@@ -128,7 +129,11 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return jsonOf(a.host.SetPlayerPOS(arg(args, 0).String()))
+		seq := 0.0 // ambient.js numbers its calls (offdata.go)
+		if n := arg(args, 1); n.Type() == js.TypeNumber {
+			seq = n.Float()
+		}
+		return jsonOf(a.setPlayer(arg(args, 0).String(), seq))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -151,8 +156,14 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		a.host.SetEnabled(arg(args, 0).Truthy())
+		a.setEnabled(arg(args, 0).Truthy())
 		return nil, nil
+	}))
+	add("offData", fn("offData", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return a.offLandblock(), nil
 	}))
 	add("state", fn("state", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -165,6 +176,13 @@ func (a *api) object() js.Value {
 			return nil, errNotOpen
 		}
 		return jsonOf(a.host.Drain(), nil)
+	}))
+	add("recaption", fn("recaption", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		a.host.Recaption()
+		return nil, nil
 	}))
 	add("retryNow", fn("retryNow", func([]js.Value) (any, error) {
 		if a.host != nil {
@@ -245,7 +263,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	// first, and keeps crypto out of the wasm.
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
-	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, KeepWaveBytes: pageKeptWaves}
+	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, KeepWaveBytes: pageKeptWaves, Captions: true}
 	if arg(args, 2).Truthy() {
 		hopt.Listing = cell.Landblocks
 	}

@@ -174,6 +174,13 @@ export interface State {
   sounds: Sound[];
   /** How many instances the engine holds: those of every position it was at (the panel's "live of total"). */
   heldInstances: number;
+  /**
+   * Set while the listener is off the data: the last setPlayer named a place over a landblock the
+   * source does not have (the landblock, 0xXXYYFFFF). The listener is nowhere there: nothing new
+   * plays and what sounded has faded out; `player` and `sounds` are still the last place on the
+   * data. Null on the data. A "state" event comes as soon as it changes.
+   */
+  offData: { landblock: Hex } | null;
   voices: Voice[];
   loading: Loading;
   /** The player in every form. */
@@ -209,6 +216,8 @@ export interface Info {
   bounds: { bx0: number; by0: number; bx1: number; by1: number };
   /** Whether the data is the built-in demo world. */
   demo: boolean;
+  /** The region's own name: "Dereth" in retail's dats, "Dereth (demo)" in the demo world's. */
+  region: string;
 }
 
 /** One landblock as a map draws it. Cells are x-major: index 8·cx + cy. */
@@ -268,12 +277,45 @@ export interface AmbientError extends Error {
 /** What the instance knows of a landblock: fetched or listed, missing, or not asked yet. */
 export type LandblockPresence = "present" | "absent" | "unknown";
 
+/**
+ * What the page plays, in words (contracts §3.3), at most one a second, and
+ * only while the audio is heard. A "bed" when a rebuild changes the
+ * continuous sounds around the listener; a "call" for an audible one-shot,
+ * the loudest of its second.
+ */
+export interface Caption {
+  /** For people: "running water, all around", "a call from the forest, north-east, near". */
+  text: string;
+  kind: "bed" | "call";
+  /**
+   * "all around", a compass word ("north", "north-east", …), or with a camera
+   * set ("setCamera") a word relative to its heading: "ahead", "ahead-right",
+   * "right", "behind-right", "behind", "behind-left", "left", "ahead-left".
+   * A call's is the band the engine placed it in; a bed's (of several, the
+   * loudest's) the weighted bands of its cells.
+   */
+  direction: string;
+  /** Sent at −20 dB or louder (a one-shot within about 15 m at full volume). */
+  near: boolean;
+  /** The sound set (of a bed of several, the loudest). */
+  stbIndex: number;
+  /** Its SoundTable. */
+  table: Hex;
+  /** The call's wave; null for a bed (its variant is drawn at each fire). */
+  wave: Hex | null;
+  /** When it sounded (the call's play, the bed's rebuild), audio-clock seconds. */
+  t: number;
+  /** The whole dB it plays at. */
+  db: number;
+}
+
 export interface EventMap {
   play: PlayEvent;
   skip: SkipEvent;
   rebuild: RebuildEvent;
   state: State;
   error: AmbientError;
+  caption: Caption;
 }
 
 /** Methods throw (or reject with) an AmbientError. */
@@ -283,6 +325,11 @@ export declare class AmbientAudio {
   readonly running: boolean;
   readonly audioContext: AudioContext | null;
   start(): Promise<StartResult>;
+  /**
+   * Moves the player; resolves with the position in every form. Over a landblock the source lacks it
+   * rejects with "missing-landblock" and the listener is off the data (State.offData). Calls may
+   * settle out of order: the latest wins, and an earlier one settling after it changes nothing.
+   */
   setPlayer(pos: PositionInput): Promise<Where>;
   setCamera(pos: PositionInput | CameraInput, heading?: number): Promise<Where>;
   setVolume(v: number): void;

@@ -11,12 +11,11 @@
 // (wasm/main.go) → session.Host.SetPlayerPOS → the engine at the mixer's
 // next tick. state() is one snapshot of the host (session.Snapshot); a
 // timer drains its events and problems into "play", "skip", "rebuild",
-// "error" and "state" events. Every error is an Error with a code
+// "error" and "state" events, and the Go side's captions (core/caption)
+// into "caption" events while the audio is heard. Every error is an Error with a code
 // (AmbientError in ambient.d.ts).
 
 import { hexId as hex, mapCoord, mapText } from "./geo.js";
-
-const here = new URL(".", import.meta.url);
 
 // How often the page asks the Go side for its events (ms). Plays are
 // reported a little after they start; the audio itself is not affected.
@@ -45,7 +44,11 @@ export class AmbientAudio {
       : base(acdat ? "dats/portal/files/" : "files/");
     const cell = opts.cell ? new URL(opts.cell, document.baseURI).href
       : base(acdat ? "dats/cell/files/" : "cell/files/");
-    const wasmURL = new URL(opts.wasm ?? "ambient.wasm", opts.wasm ? document.baseURI : here).href;
+    // The wasm and Go's glue beside this module are named in the literal
+    // forms bundlers follow (Vite, webpack 5, Rollup): they copy both files
+    // into the build and point these at the copies, on any route of the app.
+    const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
+      : new URL("./ambient.wasm", import.meta.url).href;
 
     let api;
     try {
@@ -74,10 +77,13 @@ export class AmbientAudio {
     this._where = where;
     this._ctx = null;
     this._onCtxState = null; // its statechange listener, removed at dispose
-    this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set() };
+    this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set(), caption: new Set() };
+    this._heard = false; // the audio was running at the last poll
     this._lastState = null;
     this._loadingKey = "";
     this._disposed = false;
+    this._offData = null; // the landblock the listener is off the data at, as last reported
+    this._moves = 0; // setPlayer calls so far
     /** @type {import("./ambient").Info} */
     this.info = { terrains: [], landmarks: [] };
   }
@@ -124,11 +130,19 @@ export class AmbientAudio {
    * coordinates), a POS or /loc string, or an ACPosition-like object.
    * Resolves with the position in every form; rejects with "bad-position",
    * "missing-landblock" (map coordinates over a landblock the source
-   * lacks), "not-found" (an EnvCell that does not exist), "network".
+   * lacks: the listener is then nowhere, its sound fades out, and
+   * state().offData names the landblock until a position on the data
+   * comes), "not-found" (an EnvCell that does not exist), "network".
+   * Calls may settle out of order; the latest call wins.
    */
   async setPlayer(pos) {
     this._live();
-    return JSON.parse(await this._api.setPlayer(posText(pos)));
+    try {
+      // Numbered: calls settle out of order, and the latest one wins (wasm/offdata.go).
+      return JSON.parse(await this._api.setPlayer(posText(pos), ++this._moves));
+    } finally {
+      this._offDataNow();
+    }
   }
 
   /** Sets the listener that placement and pan use; heading in compass degrees. */
@@ -148,6 +162,8 @@ export class AmbientAudio {
   state() {
     this._live();
     const s = JSON.parse(this._call("state"));
+    const off = this._call("offData");
+    s.offData = off ? { landblock: off } : null;
     s.audio = this._ctx ? this._ctx.state : "none";
     s.loading.done = s.loading.records;
     return s;
@@ -210,11 +226,21 @@ export class AmbientAudio {
 
   _set(kind) {
     const s = this._handlers[kind];
-    if (!s) throw new Error(`ambient: no event "${kind}" (play, skip, state, error, rebuild)`);
+    if (!s) throw new Error(`ambient: no event "${kind}" (play, skip, state, error, rebuild, caption)`);
     return s;
   }
 
   _live() { if (this._disposed) throw coded("disposed", "ambient: disposed"); }
+
+  // _offDataNow emits "state" when a setPlayer took the listener off the
+  // data or back onto it, so a page says so at once, not at the next poll.
+  _offDataNow() {
+    if (this._disposed) return;
+    const off = this._call("offData");
+    if (off === this._offData) return;
+    this._offData = off;
+    if (this._handlers.state.size) this._emit("state", this.state());
+  }
 
   // _call runs a synchronous Go method: a failure comes back as an Error
   // value (a Go function cannot throw into JavaScript), thrown here.
@@ -248,12 +274,27 @@ export class AmbientAudio {
       else if (ev.event === "rebuild") { changed = true; this._emit("rebuild", ev); }
     }
     for (const pr of p.errors) { changed = true; this._emit("error", coded(pr.code, pr.message, pr)); }
+    this._captions(p.captions || []);
     if (!st) return;
     const key = JSON.stringify(st.loading) + st.voices.length + st.audio;
     if (changed || key !== this._loadingKey || p.events.length) {
       this._loadingKey = key;
       this._emit("state", st);
     }
+  }
+
+  // _captions emits the Go side's captions while the audio is heard: a
+  // caption says what plays, and before start() (or after stop()) nothing
+  // reaches the speakers, though the engine's clock runs. So a batch is
+  // emitted only when the audio ran at this poll and the last: the batch
+  // of the poll that first finds it running was made (nearly all) in
+  // silence. At that poll the Go side is asked to say the continuous
+  // sounds again, so a listener who starts at the river is told of it.
+  _captions(cs) {
+    const heard = this.running;
+    if (heard && !this._heard) this._call("recaption");
+    else if (heard) for (const c of cs) this._emit("caption", c);
+    this._heard = heard;
   }
 }
 
@@ -288,7 +329,8 @@ function posText(pos) {
 // main hands over.
 async function runWasm(wasmURL, wasmExec) {
   if (typeof globalThis.Go !== "function") {
-    await import(new URL(wasmExec ?? "wasm_exec.js", here).href);
+    if (wasmExec) await import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(wasmExec, import.meta.url).href);
+    else await import("./wasm_exec.js"); // a script that sets globalThis.Go; as a module it runs once
   }
   const go = new globalThis.Go();
   const cbName = `__acambient${++loads}_${Math.random().toString(36).slice(2)}`;

@@ -5,11 +5,14 @@
 // new one when the data source changes, and starts the audio on a click.
 import { AmbientAudio } from "./ambient.js";
 import { blockOf, hexId, landblockId, posText } from "./geo.js";
+import { CaptionStrip } from "./page/captions.js";
 import { MapCanvas } from "./page/mapcanvas.js";
 import { Movement } from "./page/movement.js";
 import { Panel } from "./page/panel.js";
+import { LinkButton, spotLink } from "./page/share.js";
 import { SourcePicker, missingLandblock, moveFailure, networkWords, noCells, sourceName, troubleWords } from "./page/source.js";
 import { TileStore } from "./page/tiles.js";
+import { ZoneLayer } from "./page/zones.js";
 
 const NO_INFO = Object.freeze({ terrains: [], landmarks: [] });
 const HOLTBURG = "42.1N,33.6E"; // where to start on data without landmarks: Holtburg, in retail's Dereth
@@ -24,6 +27,7 @@ startPage().catch((e) => {
 
 async function startPage() {
   let amb = null; // the instance playing, once loaded
+  let current = null; // the source of the latest connect()
   let st = null; // its latest state()
   let generation = 0; // which connect() is current
   let audioWanted = false; // the user started the audio once
@@ -55,13 +59,17 @@ async function startPage() {
     },
     onTurn: () => canvas.invalidate(),
   });
+  const zones = new ZoneLayer({ onChange: () => canvas.invalidate() });
+  const captions = new CaptionStrip();
   const canvas = new MapCanvas(/** @type {HTMLCanvasElement} */ ($("map")), {
     tiles,
-    scene: () => ({ live: !!amb, bounds: info().bounds, player: movement.player, heading: movement.heading, state: st }),
+    scene: () => ({ live: !!amb, bounds: info().bounds, player: movement.player, heading: movement.heading, state: st, zones: zones.shown }),
     onPick: (X, Y) => movement.moveTo(X, Y),
     onFrame: (dt) => movement.walk(dt),
   });
+  window.mapCanvas = canvas; // for the console and the tests
   const source = new SourcePicker({ onChoose: (src) => connect(src, true) });
+  new LinkButton({ link: () => (amb && movement.player ? spotLink(location.href, movement.player, current, source.home) : null) });
 
   const vol = input("volume"), enabled = input("enabled");
   vol.addEventListener("input", () => {
@@ -97,8 +105,8 @@ async function startPage() {
     canvas.focus();
   }
 
-  function fail(msg) {
-    source.failed(msg);
+  function fail(msg, src) {
+    source.failed(msg, src);
     panel.noData();
   }
 
@@ -107,9 +115,10 @@ async function startPage() {
   // and the URL so a link shares it).
   async function connect(src, remember) {
     const my = ++generation;
+    current = src;
     if (amb) { amb.dispose(); amb = null; window.ambient = null; }
     st = null; block = undefined;
-    tiles.attach(null); movement.attach(null);
+    tiles.attach(null); movement.attach(null); zones.attach(null); captions.clear();
     panel.setInfo(NO_INFO); legend(); panel.reset(); canvas.invalidate();
     source.connecting(src);
     panel.overlay("▶ Click to start audio", "Loading from " + sourceName(src) + "…");
@@ -121,19 +130,20 @@ async function startPage() {
     } catch (e) {
       if (my !== generation) return;
       console.warn(e);
-      return fail(source.explain(e, src));
+      return fail(source.explain(e, src), src);
     }
     if (my !== generation) { a.dispose(); return; }
     amb = a;
     playing = src;
     window.ambient = a;
-    tiles.attach(a); movement.attach(a);
+    tiles.attach(a); movement.attach(a); zones.attach(src);
     panel.setInfo(a.info); legend();
     a.setVolume(Number(vol.value));
     a.setEnabled(enabled.checked);
     a.on("state", (s) => { st = s; panel.render(s, movement.player, audioState()); canvas.invalidate(); });
     a.on("error", (e) => panel.error(networkWords(e, src)));
     a.on("play", (ev) => panel.played(ev));
+    a.on("caption", (c) => captions.add(c));
     source.connected(src, a.info);
 
     try {
@@ -146,7 +156,7 @@ async function startPage() {
       });
     } catch (e) {
       if (my !== generation) return;
-      return fail(moveFailure(e, src));
+      return fail(moveFailure(e, src), src);
     }
     if (my !== generation) return;
     // The region loaded; a source without cell records answers 404 for every

@@ -23,9 +23,15 @@ export interface LeafletMapLike {
 export interface AmbientLike {
   /** May return a promise; a rejection goes to BindOptions.onError. */
   setPlayer(p: { ns: number; ew: number }): unknown;
-  state?(): { player?: { objcellId?: number | string } | null; totalSoundCount?: number; cells?: ReadonlyArray<{ objcellId: number | string; weight: number }> } | null | undefined;
-  on?(event: "state", fn: (...args: any[]) => void): unknown;
-  off?(event: "state", fn: (...args: any[]) => void): unknown;
+  state?(): {
+    player?: { objcellId?: number | string } | null;
+    totalSoundCount?: number;
+    cells?: ReadonlyArray<{ objcellId: number | string; weight: number }>;
+    /** Set while the listener is off the data: the landblock the source lacks. */
+    offData?: { landblock: number | string } | null;
+  } | null | undefined;
+  on?(event: "state" | "caption", fn: (...args: any[]) => void): unknown;
+  off?(event: "state" | "caption", fn: (...args: any[]) => void): unknown;
 }
 
 /** Where a global point lies, and the world's geometry: from geo.js, re-exported. */
@@ -39,13 +45,55 @@ export interface BindOptions {
   throttleMs?: number;
   /** Draw the engine's 3×3 landblock ring, the listener's cell and the contributing cells as Leaflet layers. Default false. */
   overlay?: boolean;
-  /** The Leaflet namespace when it is not the global L (used for "click" and overlay). */
+  /**
+   * The URL of a zones.json (`serve` and an export answer SOURCE/zones.json): the sound-zone layer
+   * drawn as an image overlay in the map's CRS, with a top-right control that toggles it and gives its legend.
+   */
+  zones?: string | URL;
+  /** Show the captions (what plays, in words) in a bottom-left control that is an aria-live region. */
+  captions?: boolean;
+  /** The Leaflet namespace when it is not the global L (used for "click", overlay, zones and captions). */
   L?: any;
   /** Called each time the listener is moved. */
   onMove?: (p: CellAt) => void;
-  /** Called when amb.setPlayer throws or its promise rejects (default: console.warn). */
+  /**
+   * Called when the point lies on a landblock the source does not have (setPlayer fails with code
+   * "missing-landblock"): the listener is nowhere there and its sound fades out. Not an error: onError does not hear of it.
+   */
+  onNoData?: (p: CellAt, err: Error & { code: "missing-landblock"; landblock?: string }) => void;
+  /** Called when amb.setPlayer throws or its promise rejects otherwise (default: console.warn). */
   onError?: (err: unknown) => void;
 }
 
 /** Makes the map drive amb; returns unbind(), which removes every handler and layer it added. */
 export function bindLeaflet(map: LeafletMapLike, amb: AmbientLike, opts?: BindOptions): () => void;
+
+/** One sound set of the zone layer's legend (docs/interfaces.md §1.4). */
+export interface ZoneSet {
+  stbIndex: number;
+  table: string;
+  /** "#rrggbb" */
+  color: string;
+  /** The plain name, as captions say it ("running water"). */
+  name: string;
+  /** The name made unique for a legend ("grassland (2)"). */
+  label: string;
+  /** Land cells it dominates. */
+  cells: number;
+}
+
+/** A zones.json, with `image` the absolute URL of its zones.png. */
+export interface Zones {
+  /** [[south, west], [north, east]] in global metres: lat/lng of the map's CRS, for L.imageOverlay. */
+  bounds: [[number, number], [number, number]];
+  width: number;
+  height: number;
+  image: string;
+  /** Land cells of the landblocks present; the sets' cells and silent add up to it. */
+  cells: number;
+  silent: number;
+  sets: ZoneSet[];
+}
+
+/** Loads a zones.json; rejects when it cannot be read or is not one. */
+export function loadZones(url: string | URL): Promise<Zones>;

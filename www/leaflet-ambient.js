@@ -21,15 +21,26 @@ export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo.js";
 /**
  * Binds map to amb and returns unbind(). Options:
  *   follow     "cursor" (default): the listener is under the mouse (a tap
- *              on a touch screen); "click": a draggable marker set by
- *              clicking; "center": the map's centre.
+ *              on a touch screen), but stays put while the mouse is over
+ *              one of the map's controls; "click": a draggable marker set
+ *              by clicking; "center": the map's centre.
  *   throttleMs the least time between two listener moves (default 100).
  *   overlay    draw the 3×3 landblock ring and the contributing cells of
  *              the engine's last rebuild as Leaflet layers (default false).
  *   L          the Leaflet namespace, when it is not the global `L`
  *              (needed for "click" and overlay only).
+ *   zones      the URL of a zones.json (the sound-zone layer: `serve` and
+ *              an export answer SOURCE/zones.json): drawn as an image
+ *              overlay in the map's CRS, with a control that toggles it and
+ *              gives its legend.
+ *   captions   true: a control that shows the captions (what plays, in
+ *              words, as an aria-live region).
  *   onMove     called with cellAt()'s object each time the listener moves.
- *   onError    called when setPlayer fails (default: console.warn).
+ *   onNoData   called with cellAt()'s object and the error when the point
+ *              lies on a landblock the source does not have: the listener
+ *              is nowhere there and its sound fades out (the module does
+ *              that); not an error, so onError does not hear of it.
+ *   onError    called when setPlayer fails otherwise (default: console.warn).
  */
 export function bindLeaflet(map, amb, opts = {}) {
   const follow = opts.follow ?? "cursor";
@@ -39,10 +50,10 @@ export function bindLeaflet(map, amb, opts = {}) {
   const throttleMs = opts.throttleMs ?? 100;
   if (!(throttleMs >= 0)) throw new Error(`bindLeaflet: throttleMs ${throttleMs}: want a number ≥ 0`);
   const onError = opts.onError ?? ((e) => console.warn("bindLeaflet: setPlayer:", e));
-  const needL = follow === "click" || opts.overlay;
+  const needL = follow === "click" || opts.overlay || opts.zones || opts.captions;
   const Lf = opts.L ?? globalThis.L;
   if (needL && !(Lf && Lf.marker && Lf.rectangle)) {
-    throw new Error("bindLeaflet: Leaflet not found: pass it as the L option (needed for follow \"click\" and overlay)");
+    throw new Error("bindLeaflet: Leaflet not found: pass it as the L option (needed for follow \"click\", overlay, zones and captions)");
   }
 
   // The throttle: a move to a new cell is sent at once when the last send
@@ -57,11 +68,13 @@ export function bindLeaflet(map, amb, opts = {}) {
     sent = p;
     lastSend = performance.now();
     // setPlayer may answer with a promise (ambient.js does): a failure is
-    // reported, not left unhandled, and does not stop the binding.
+    // reported, not left unhandled, and does not stop the binding. Off the
+    // data is no failure: the map just reaches past the records.
+    const failed = (e) => (e && e.code === "missing-landblock" ? opts.onNoData?.(p, e) : onError(e));
     try {
-      Promise.resolve(amb.setPlayer({ ns: p.ns, ew: p.ew })).catch(onError);
+      Promise.resolve(amb.setPlayer({ ns: p.ns, ew: p.ew })).catch(failed);
     } catch (e) {
-      onError(e);
+      failed(e);
     }
     opts.onMove?.(p);
   };
@@ -82,7 +95,7 @@ export function bindLeaflet(map, amb, opts = {}) {
   const handlers = {};
   let marker = null;
   if (follow === "cursor") {
-    handlers.mousemove = (e) => moveTo(e.latlng, false);
+    handlers.mousemove = (e) => { if (!overControl(e)) moveTo(e.latlng, false); };
     handlers.click = (e) => moveTo(e.latlng, true); // touch screens have no hover
   } else if (follow === "click") {
     handlers.click = (e) => {
@@ -109,6 +122,8 @@ export function bindLeaflet(map, amb, opts = {}) {
   }
 
   const overlay = opts.overlay ? drawOverlay(map, amb, Lf) : null;
+  const zones = opts.zones ? zonesControl(map, Lf, String(opts.zones), onError) : null;
+  const captions = opts.captions ? captionsControl(map, amb, Lf) : null;
 
   function unbind() {
     if (!bound) return;
@@ -117,15 +132,27 @@ export function bindLeaflet(map, amb, opts = {}) {
     map.off(handlers);
     marker?.remove();
     overlay?.remove();
+    zones?.remove();
+    captions?.remove();
   }
   return unbind;
+}
+
+// overControl tells a pointer move over a control in the map's corners (the
+// zoom buttons, a start button, a host's own) from one over the map: Leaflet
+// reports both as map mousemoves, with the latlng under the pointer, but the
+// user is aiming at the control, so the listener stays where it was.
+function overControl(e) {
+  const t = e.originalEvent && e.originalEvent.target;
+  return !!(t && typeof t.closest === "function" && t.closest(".leaflet-control"));
 }
 
 // drawOverlay keeps a layer group showing the engine's last rebuild: the
 // 3×3 ring of landblocks it read (LScape::add_ambient_sounds), the
 // listener's cell, and each contributing cell shaded by its weight (the
-// state's `cells`, when the module lists them). It follows the engine's
-// "state" events, not the cursor, so it shows what is heard.
+// state's `cells`, when the module lists them); off the data, the landblock
+// the source lacks, labelled so. It follows the engine's "state" events,
+// not the cursor, so it shows what is heard.
 function drawOverlay(map, amb, Lf) {
   const group = Lf.layerGroup().addTo(map);
   let lastKey = "";
@@ -133,15 +160,24 @@ function drawOverlay(map, amb, Lf) {
     const st = amb.state?.();
     const id = st?.player?.objcellId;
     const cells = st?.cells ?? [];
-    const key = id + ":" + cells.length + ":" + (st?.totalSoundCount ?? 0);
+    const off = st?.offData?.landblock;
+    const key = id + ":" + cells.length + ":" + (st?.totalSoundCount ?? 0) + ":" + off;
     if (key === lastKey) return;
     lastKey = key;
     group.clearLayers();
+    if (off) {
+      // The listener is nowhere: show the landblock the source lacks instead.
+      const n = parseId(off);
+      Lf.rectangle(blockRect(n >>> 24, (n >>> 16) & 0xff),
+        { color: "#9ca3af", weight: 1, dashArray: "4 4", fillColor: "#6b7280", fillOpacity: 0.25, interactive: false, className: "ac-nodata" })
+        .bindTooltip("no ambient data here", { permanent: true, direction: "center", className: "ac-nodata-label" })
+        .addTo(group);
+      return;
+    }
     if (id === undefined || id === null) return;
     const n = parseId(id);
     for (const [x, y] of ring(n >>> 24, (n >>> 16) & 0xff)) {
-      Lf.rectangle([[y * BLOCK, x * BLOCK], [(y + 1) * BLOCK, (x + 1) * BLOCK]],
-        { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
+      Lf.rectangle(blockRect(x, y), { color: "#3b82f6", weight: 1, fill: false, interactive: false, className: "ac-ring" }).addTo(group);
     }
     let max = 0;
     for (const c of cells) max = Math.max(max, c.weight);
@@ -165,9 +201,129 @@ function drawOverlay(map, amb, Lf) {
   };
 }
 
+// blockRect is landblock (bx, by)'s bounds as Leaflet [[south, west], [north, east]].
+function blockRect(bx, by) {
+  return [[by * BLOCK, bx * BLOCK], [(by + 1) * BLOCK, (bx + 1) * BLOCK]];
+}
+
 // cellRect is a land cell's bounds as Leaflet [[south, west], [north, east]];
 // null for an id that is not a land cell.
 function cellRect(id) {
   const c = cellOf(id);
   return c && [[c.Y, c.X], [c.Y + CELL, c.X + CELL]];
+}
+
+/**
+ * Loads a zones.json (docs/interfaces.md §1.4): its bounds ([[south, west],
+ * [north, east]] in global metres, the CRS's lat/lng), size, cell counts and
+ * sets ({stbIndex, table, color, name, label, cells}), with `image` made
+ * the absolute URL of its zones.png. Rejects when it cannot be read or is
+ * not one.
+ */
+export async function loadZones(url) {
+  const at = new URL(url, globalThis.document?.baseURI);
+  const r = await fetch(at);
+  if (!r.ok) throw new Error(`zones: ${at.href}: HTTP ${r.status}`);
+  const idx = await r.json();
+  if (!idx || !Array.isArray(idx.bounds) || idx.bounds.length !== 2 || !Array.isArray(idx.sets)) {
+    throw new Error(`zones: ${at.href}: not a sound-zone index`);
+  }
+  return { ...idx, image: new URL(idx.image || "zones.png", at).href };
+}
+
+// Inline styles of the controls below: the binding ships no stylesheet.
+const CONTROL_STYLE = { background: "#fffe", padding: "4px 8px", borderRadius: "4px", font: "12px/1.4 system-ui, sans-serif",
+  boxShadow: "0 1px 4px #0004", maxWidth: "260px" };
+
+// zonesControl adds the sound-zone layer of url as an image overlay — one
+// pixel per land cell, placed by its bounds in lat/lng metres, so in any
+// copy of L.CRS.Simple whatever its pixel scale, drawn unsmoothed — and a
+// control (top right) with a checkbox that shows or hides it and the
+// legend: each set's colour and name, its land cells in the title.
+function zonesControl(map, Lf, url, onError) {
+  let overlay = null, gone = false;
+  const box = document.createElement("div");
+  box.className = "leaflet-control ac-zones";
+  Object.assign(box.style, CONTROL_STYLE);
+  const label = document.createElement("label");
+  const check = document.createElement("input");
+  check.type = "checkbox";
+  check.checked = true;
+  label.append(check, " Sound zones");
+  const legend = document.createElement("ul");
+  legend.className = "ac-zones-legend";
+  Object.assign(legend.style, { listStyle: "none", margin: "4px 0 0", padding: "0" });
+  box.append(label, legend);
+  Lf.DomEvent.disableClickPropagation(box);
+  Lf.DomEvent.disableScrollPropagation(box);
+  const Control = Lf.Control.extend({ onAdd: () => box });
+  const control = new Control({ position: "topright" }).addTo(map);
+
+  const show = () => {
+    legend.style.display = check.checked ? "" : "none";
+    if (!overlay) return;
+    if (check.checked) {
+      overlay.addTo(map);
+      overlay.getElement()?.style.setProperty("image-rendering", "pixelated");
+    } else {
+      overlay.remove();
+    }
+  };
+  check.addEventListener("change", show);
+  loadZones(url).then((idx) => {
+    if (gone) return;
+    overlay = Lf.imageOverlay(idx.image, idx.bounds, { opacity: 0.6, interactive: false, className: "ac-zones-image" });
+    box.dataset.cells = String(idx.cells);
+    box.dataset.silent = String(idx.silent);
+    legend.replaceChildren(...idx.sets.map((z) => {
+      const li = document.createElement("li");
+      li.dataset.cells = String(z.cells);
+      li.title = `${z.cells} land cells`;
+      const sw = document.createElement("i");
+      Object.assign(sw.style, { display: "inline-block", width: "10px", height: "10px", marginRight: "4px", background: z.color, verticalAlign: "-1px" });
+      li.append(sw, z.label);
+      return li;
+    }));
+    show();
+  }, (e) => {
+    if (gone) return;
+    label.textContent = "no sound zones here";
+    onError(e);
+  });
+  return {
+    remove() {
+      gone = true;
+      overlay?.remove();
+      control.remove();
+    },
+  };
+}
+
+// captionsControl shows the captions (ambient.js's "caption" events) in a
+// control (bottom left) that is an aria-live region: the last two, the
+// newest below; hidden until the first.
+function captionsControl(map, amb, Lf) {
+  const box = document.createElement("div");
+  box.className = "leaflet-control ac-captions";
+  box.setAttribute("aria-live", "polite");
+  box.setAttribute("aria-label", "captions: what plays, in words");
+  Object.assign(box.style, CONTROL_STYLE, { display: "none" });
+  Lf.DomEvent.disableClickPropagation(box);
+  const Control = Lf.Control.extend({ onAdd: () => box });
+  const control = new Control({ position: "bottomleft" }).addTo(map);
+  const said = (c) => {
+    const p = document.createElement("p");
+    p.style.margin = "0";
+    p.textContent = c.text;
+    box.append(p);
+    while (box.childElementCount > 2) box.firstElementChild.remove();
+    box.style.display = "";
+  };
+  amb.on?.("caption", said);
+  return {
+    remove() {
+      amb.off?.("caption", said);
+      control.remove();
+    },
+  };
 }

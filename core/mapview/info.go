@@ -14,6 +14,9 @@ type Info struct {
 	Landmarks []Landmark `json:"landmarks"`
 	Bounds    Bounds     `json:"bounds"`
 	Demo      bool       `json:"demo"`
+	// Region is the region's own name ("Dereth" in retail's portal dat,
+	// dat-format.md §3.1), by which a page names the world it plays.
+	Region string `json:"region"`
 }
 
 // Landmark is a named demo spot with its position in every form.
@@ -36,7 +39,7 @@ type Bounds struct {
 // InfoOf describes region r. Landmarks are listed only for the demo world
 // (their landblocks would be arbitrary spots in retail's Dereth).
 func InfoOf(r *dat.Region) Info {
-	in := Info{Terrains: Terrains(r), Landmarks: []Landmark{},
+	in := Info{Terrains: Terrains(r), Landmarks: []Landmark{}, Region: regionName(r),
 		Bounds: Bounds{0, 0, world.BlocksPerSide - 1, world.BlocksPerSide - 1}}
 	if IsDemo(r) {
 		in.Demo = true
@@ -51,3 +54,10 @@ func InfoOf(r *dat.Region) Info {
 
 // IsDemo reports whether r is the built-in demo world's region.
 func IsDemo(r *dat.Region) bool { return r != nil && r.RegionName == spots.RegionName }
+
+func regionName(r *dat.Region) string {
+	if r == nil {
+		return ""
+	}
+	return r.RegionName
+}

@@ -34,7 +34,7 @@ func TestInfoOfTheDemo(t *testing.T) {
 	if len(in.Landmarks) != len(demo.Landmarks) || len(in.Terrains) != 32 {
 		t.Fatalf("%d landmarks, %d terrains; want %d and 32", len(in.Landmarks), len(in.Terrains), len(demo.Landmarks))
 	}
-	if in.Bounds != (Bounds{0xA4, 0xAF, 0xAF, 0xBA}) || !in.Demo {
+	if in.Bounds != (Bounds{0xA4, 0xAF, 0xAF, 0xBA}) || !in.Demo || in.Region != "Dereth (demo)" {
 		t.Errorf("bounds %+v demo %v; want 0xA4..0xAF × 0xAF..0xBA", in.Bounds, in.Demo)
 	}
 	// The river landmark: NS = (34848/24 − 1019.5)/10 = 43.25.
@@ -43,7 +43,7 @@ func TestInfoOfTheDemo(t *testing.T) {
 	}
 	r2 := *r
 	r2.RegionName = "Dereth"
-	if in := InfoOf(&r2); in.Demo || len(in.Landmarks) != 0 || in.Bounds != (Bounds{0, 0, 254, 254}) {
+	if in := InfoOf(&r2); in.Demo || len(in.Landmarks) != 0 || in.Bounds != (Bounds{0, 0, 254, 254}) || in.Region != "Dereth" {
 		t.Errorf("another region: %+v", in)
 	}
 }

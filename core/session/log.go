@@ -4,16 +4,22 @@ import (
 	"sync"
 
 	"acambient/core/ambient"
+	"acambient/core/caption"
 )
 
-// maxProblems bounds the load problems kept for Drain.
-const maxProblems = 64
+// maxProblems bounds the load problems kept for Drain, maxCaptions the
+// captions (at most one a second: a minute's worth).
+const (
+	maxProblems = 64
+	maxCaptions = 64
+)
 
 // Drained is what happened since the last Drain.
 type Drained struct {
-	Events  []ambient.Event `json:"events"` // as docs/interfaces.md §1.3 writes them
-	Errors  []Problem       `json:"errors"`
-	Dropped int             `json:"dropped"` // events lost to the bound
+	Events   []ambient.Event   `json:"events"` // as docs/interfaces.md §1.3 writes them
+	Errors   []Problem         `json:"errors"`
+	Captions []caption.Caption `json:"captions"` // Options.Captions; docs/interfaces.md §3.3
+	Dropped  int               `json:"dropped"`  // events lost to the bound
 }
 
 // Drain takes the events and load problems kept since the last Drain
@@ -30,6 +36,7 @@ type eventLog struct {
 	mu       sync.Mutex
 	evs      []ambient.Event
 	problems []Problem
+	captions []caption.Caption
 	dropped  int
 }
 
@@ -66,17 +73,30 @@ func (l *eventLog) problem(err error) {
 	l.problems = append(l.problems, Classify(err))
 }
 
+// caption keeps a caption; the oldest go past maxCaptions.
+func (l *eventLog) caption(c caption.Caption) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.captions) >= maxCaptions {
+		l.captions = append(l.captions[:0], l.captions[1:]...)
+	}
+	l.captions = append(l.captions, c)
+}
+
 func (l *eventLog) drain() Drained {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.trim()
-	d := Drained{Events: l.evs, Errors: l.problems, Dropped: l.dropped}
+	d := Drained{Events: l.evs, Errors: l.problems, Captions: l.captions, Dropped: l.dropped}
 	if d.Events == nil {
 		d.Events = []ambient.Event{}
 	}
 	if d.Errors == nil {
 		d.Errors = []Problem{}
 	}
-	l.evs, l.problems, l.dropped = nil, nil, 0
+	if d.Captions == nil {
+		d.Captions = []caption.Caption{}
+	}
+	l.evs, l.problems, l.captions, l.dropped = nil, nil, nil, 0
 	return d
 }

@@ -30,6 +30,7 @@ import (
 	"sync"
 
 	"acambient/core/ambient"
+	"acambient/core/caption"
 	"acambient/core/world"
 	"acambient/datfetch"
 )
@@ -55,6 +56,9 @@ type Options struct {
 	// counted. 0 keeps none: trace and render take each tick's events from
 	// Tick.
 	EventLog int
+	// Captions puts what plays into words (core/caption), kept for Drain
+	// with the events: the page's. Needs EventLog.
+	Captions bool
 	// Listing, if set, is asked once, in the background, at New: the ids of
 	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
 	// it answers, a landblock it does not name is never asked for; until then
@@ -108,6 +112,8 @@ type Host struct {
 	loading       bool            // a background load is running
 	stale         bool            // the listener moved while a load ran: load again when it ends
 	events        []ambient.Event // this tick's, handed to the caller of Tick
+	captions      *caption.Captioner
+	bedsDirty     bool // the slider or ambient_sounds_enabled changed: the captions look at the beds again
 }
 
 // New loads the region and makes a host over it. A missing or malformed
@@ -126,6 +132,9 @@ func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host,
 	h.ld.kept = newKept(opt.KeepWaveBytes)
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
+	if opt.Captions && opt.EventLog > 0 {
+		h.captions = caption.New(region)
+	}
 	if opt.Listing != nil {
 		land.ExpectListing() // the first landblocks wait for it (no 404 for one it would not name)
 		go func() {
@@ -220,6 +229,7 @@ func (h *Host) SetCamera(p world.Position, headingDeg float64) {
 func (h *Host) SetVolume(a float32) {
 	h.mu.Lock()
 	h.eng.SetVolume(a)
+	h.bedsDirty = true
 	h.mu.Unlock()
 }
 
@@ -227,6 +237,20 @@ func (h *Host) SetVolume(a float32) {
 func (h *Host) SetEnabled(on bool) {
 	h.mu.Lock()
 	h.eng.SetEnabled(on)
+	h.bedsDirty = true
+	h.mu.Unlock()
+}
+
+// Recaption has the captions say the continuous sounds around the listener
+// again, as if they had just changed (within a second, at the next window's
+// close): the page calls it when its audio begins to be heard, having
+// dropped the captions of its silence.
+func (h *Host) Recaption() {
+	h.mu.Lock()
+	if h.captions != nil {
+		h.captions.Forget()
+		h.bedsDirty = true
+	}
 	h.mu.Unlock()
 }
 
@@ -268,9 +292,11 @@ func (h *Host) Tick(now float64) []ambient.Event {
 	// A rebuild: on a move (the engine itself decides whether the cell
 	// changed), or at the same place when what the last one lacked arrived.
 	force := h.lacking && !h.loading && h.ld.generation() != h.rebuiltGen
+	rebuilt := false
 	if moved || force {
 		gen := h.ld.generation()
 		if h.eng.ChangePosition(now, h.cur, force) {
+			rebuilt = true
 			h.afterRebuild(gen)
 			h.events = append(h.events, h.eng.Events()...)
 		}
@@ -279,6 +305,13 @@ func (h *Host) Tick(now float64) []ambient.Event {
 		h.events = append(h.events, h.eng.UseTime(now)...)
 	}
 	h.log.events(h.events)
+	if h.captions != nil {
+		l := caption.Listener{Camera: h.camera != nil, Heading: h.heading}
+		if c, ok := h.captions.Tick(now, h.events, rebuilt || h.bedsDirty, h.eng, l); ok {
+			h.log.caption(c)
+		}
+		h.bedsDirty = false
+	}
 	return h.events
 }
 

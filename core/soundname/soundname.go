@@ -133,16 +133,11 @@ func name(r *dat.Region, k int, w []int64) Set {
 		return set
 	}
 	// Strongest first; equal weights keep terrain index order.
-	slices.SortStableFunc(terrains, func(a, b int) int { return cmpDesc(w[a], w[b]) })
+	stableSort(terrains, func(a, b int) bool { return w[a] > w[b] })
 	for _, t := range terrains {
 		set.Terrains = append(set.Terrains, displayName(r, t))
 	}
-	slices.SortStableFunc(kinds, func(a, b kindWeight) int {
-		if c := cmpDesc(a.weight, b.weight); c != 0 {
-			return c
-		}
-		return a.order - b.order
-	})
+	stableSort(kinds, func(a, b kindWeight) bool { return a.weight > b.weight || (a.weight == b.weight && a.order < b.order) })
 	set.Name = kinds[0].say()
 	if len(kinds) > 1 && 4*kinds[1].weight >= 3*kinds[0].weight {
 		if second := kinds[1].say(); second != set.Name {
@@ -196,14 +191,15 @@ func classify(display string, t int) (kind, string) {
 	return kind{key: "?" + p, order: len(kindNames) + t, name: p}, p
 }
 
-func cmpDesc(a, b int64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
+// stableSort sorts s by less, keeping equal elements in order: an
+// insertion sort, for the few terrains and kinds of one set (slices'
+// stable sort would add its merge code to the page's wasm, per type).
+func stableSort[T any](s []T, less func(a, b T) bool) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && less(s[j], s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
 	}
-	return 0
 }
 
 // Kinds, in the order that breaks ties: the sounds a listener tells apart.

@@ -2,6 +2,7 @@ package zones
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -69,6 +70,32 @@ type Options struct {
 // with the world. A record that cannot be fetched for a reason other than
 // its absence is an error: the layer would not be the gather's.
 func Write(ctx context.Context, portal datfetch.Source, cell datfetch.Lister, dir string, opt Options) (*Index, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var idx *Index
+	if err := replaceFile(filepath.Join(dir, ImageFile), func(w io.Writer) (err error) {
+		idx, err = Encode(ctx, portal, cell, w, opt)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := replaceFile(filepath.Join(dir, IndexFile), func(w io.Writer) error {
+		b, err := idx.JSON()
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+// Encode is Write's computation with the image written to png (as
+// zones.png holds it) and the index returned (zones.json is its JSON): for
+// a server that keeps the layer in memory.
+func Encode(ctx context.Context, portal datfetch.Source, cell datfetch.Lister, png io.Writer, opt Options) (*Index, error) {
 	if opt.Warnf == nil {
 		opt.Warnf = func(string, ...any) {}
 	}
@@ -112,22 +139,21 @@ func Write(ctx context.Context, portal datfetch.Source, cell datfetch.Lister, di
 		return lb, nil
 	}
 	m.fetches = opt.Fetches
+	if err := m.encode(ctx, png); err != nil {
+		return nil, err
+	}
+	return m.index(region), nil
+}
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// JSON is zones.json's bytes: the index, indented, with a final newline.
+func (idx *Index) JSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetIndent("", "  ")
+	if err := e.Encode(idx); err != nil {
 		return nil, err
 	}
-	if err := replaceFile(filepath.Join(dir, ImageFile), func(w io.Writer) error { return m.encode(ctx, w) }); err != nil {
-		return nil, err
-	}
-	idx := m.index(region)
-	if err := replaceFile(filepath.Join(dir, IndexFile), func(w io.Writer) error {
-		e := json.NewEncoder(w)
-		e.SetIndent("", "  ")
-		return e.Encode(idx)
-	}); err != nil {
-		return nil, err
-	}
-	return idx, nil
+	return buf.Bytes(), nil
 }
 
 // tableLoads fetches every STB's SoundTable once: one that is missing or

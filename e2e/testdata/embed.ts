@@ -4,7 +4,9 @@ import * as L from "leaflet";
 import { AmbientAudio, bindLeaflet, cellAt, hexId, type AmbientError, type BindOptions, type CellAt } from "../../www/ambient";
 
 export async function embed(el: HTMLElement, server: string): Promise<() => void> {
-  const map: L.Map = L.map(el, { crs: L.CRS.Simple, minZoom: -7 }).setView([34656, 32544], -1);
+  // The map's own CRS: a copy of Simple with another pixel scale, as real maps build theirs.
+  const crs: L.CRS = L.extend({}, L.CRS.Simple, { transformation: new L.Transformation(1 / 16, 0, -1 / 16, 3060) });
+  const map: L.Map = L.map(el, { crs, minZoom: -7 }).setView([34656, 32544], -1);
   const amb: AmbientAudio = await AmbientAudio.load({ server });
   const opts: BindOptions = {
     follow: "cursor",
@@ -12,6 +14,7 @@ export async function embed(el: HTMLElement, server: string): Promise<() => void
     overlay: true,
     L,
     onMove: (p: CellAt) => console.log(hexId(p.objcellId), p.ns.toFixed(1), p.ew.toFixed(1)),
+    onNoData: (p: CellAt, e) => console.log(hexId(p.objcellId), "no ambient data in", e.landblock),
     onError: (e) => console.warn(e),
   };
   const unbind: () => void = bindLeaflet(map, amb, opts);
@@ -19,6 +22,7 @@ export async function embed(el: HTMLElement, server: string): Promise<() => void
   const here: CellAt | null = cellAt(32520, 34704);
   if (here) console.log(here.bx, here.cy, amb.landblock(here.bx, here.by));
   amb.on("error", (e: AmbientError) => console.warn(explain(e)));
+  amb.on("state", (s) => { if (s.offData) console.log("nowhere: no landblock", s.offData.landblock); });
   return unbind;
 }
 

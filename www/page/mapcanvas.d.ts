@@ -1,6 +1,7 @@
 // Types of www/page/mapcanvas.js: the map canvas.
 import type { Info, State, Where } from "../ambient";
 import type { TileStore } from "./tiles";
+import type { ZoneImage } from "./zones";
 
 /** What the map draws, asked for at each frame. */
 export interface Scene {
@@ -13,6 +14,8 @@ export interface Scene {
   heading: number;
   /** The engine's latest state, or null before the first. */
   state: State | null;
+  /** The sound-zone layer while it is shown. */
+  zones?: ZoneImage | null;
 }
 
 export class MapCanvas {
@@ -24,6 +27,8 @@ export class MapCanvas {
   });
   centre(X: number, Y: number): void;
   offView(X: number, Y: number): boolean;
+  /** The canvas point (CSS pixels from its top left) of global metres (X, Y). */
+  screenOf(X: number, Y: number): [number, number];
   invalidate(): void;
   focus(): void;
 }

@@ -1,5 +1,6 @@
 // mapcanvas.js: the map. A view (centre and scale) over the world in global
-// metres, north up; the landblock tiles, the grid, the heat map of the cells
+// metres, north up; the landblock tiles, the sound-zone layer when shown,
+// the grid, the heat map of the cells
 // that weighted the engine's last rebuild, its 3×3 ring, the hearing radius,
 // the voices where the engine placed them, and the player with the camera's
 // heading. The pointer pans (drag), zooms (wheel) and picks where to move
@@ -13,6 +14,7 @@ const MARKER_PX = 14; // a press this close to the player drags the marker
 const DRAG_PX = 4; // a press that moves less is a click
 const MAX_TILES = 900; // zoomed out past this many blocks, draw only the tiles already here
 const MARGIN_PX = 20; // the player is off the view this close to its edge
+const ZONES_ALPHA = 0.6; // the sound-zone layer over the tiles
 
 export class MapCanvas {
   #c;
@@ -73,6 +75,9 @@ export class MapCanvas {
     return Math.abs(dx) > c.clientWidth / 2 - MARGIN_PX || Math.abs(dy) > c.clientHeight / 2 - MARGIN_PX;
   }
 
+  /** The canvas point (CSS pixels from its top left) of global metres (X, Y). */
+  screenOf(X, Y) { return this.#toScreen(X, Y); }
+
   /** Redraw at the next frame. */
   invalidate() { this.#dirty = true; }
 
@@ -132,7 +137,7 @@ export class MapCanvas {
     g.setTransform(r, 0, 0, r, 0, 0);
     g.fillStyle = "#0e1116";
     g.fillRect(0, 0, W, H);
-    const { live, bounds, player, heading, state: st } = this.#scene();
+    const { live, bounds, player, heading, state: st, zones } = this.#scene();
     if (!live) return;
     const [X0, Y1] = this.#toWorld(0, 0), [X1, Y0] = this.#toWorld(W, H);
     const B = bounds || { bx0: 0, by0: 0, bx1: BLOCKS - 1, by1: BLOCKS - 1 };
@@ -146,6 +151,14 @@ export class MapCanvas {
       const [sx, sy] = this.#toScreen(bx * BLOCK, (by + 1) * BLOCK);
       if (t && t !== "pending") g.drawImage(t.img, sx, sy, bpx + 0.5, bpx + 0.5);
       else if (t === "pending") { g.fillStyle = "#1a1f27"; g.fillRect(sx, sy, bpx, bpx); }
+    }
+    if (zones) {
+      // One pixel per land cell, placed by its bounds, unsmoothed.
+      const [[south, west], [north, east]] = zones.bounds;
+      const [sx, sy] = this.#toScreen(west, north);
+      g.globalAlpha = ZONES_ALPHA;
+      g.drawImage(zones.image, sx, sy, (east - west) * scale, (north - south) * scale);
+      g.globalAlpha = 1;
     }
     // Grid: land cells when zoomed in, landblocks otherwise.
     g.lineWidth = 1;

@@ -108,9 +108,15 @@ export class Movement {
   get player() { return this.#player; }
   get heading() { return this.#heading; }
 
-  /** The position in the URL's hash, or null. */
+  /**
+   * The position in the URL's hash, or null: %-decoded (a pasted /loc line
+   * arrives as %20 and %5B), or as it stands when it is no valid
+   * %-encoding ("#50%"), for setPlayer to judge.
+   */
   hashPos() {
-    return location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
+    if (location.hash.length <= 1) return null;
+    const raw = location.hash.slice(1);
+    try { return decodeURIComponent(raw); } catch { return raw; }
   }
 
   /**

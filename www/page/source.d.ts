@@ -14,6 +14,13 @@ export interface PageSite {
 }
 
 export function normSource(s: { server?: string | null; api?: string | null } | null): Source;
+/** The default source `export -source` wrote into the page's <meta name="acambient-source">, or null. */
+export function pageDefault(doc?: Document): Source | null;
+export function sameSource(a: Source, b: Source): boolean;
+/** "the demo world", "real Dereth", or the region by its name. */
+export function worldName(info: Info | null | undefined): string;
+/** href with ?server=…&api= naming src, or naming none when src is home. */
+export function withSource(href: string, src: Source, home: Source): string;
 export function sourceName(src: Source): string;
 export function noCells(src: Source, landblock: string): string;
 /** The LandBlock id ("0xA9B5FFFF") a failed move lacked, or null. */
@@ -27,11 +34,14 @@ export function networkWords(err: unknown, src: Source): string;
 
 export class SourcePicker {
   constructor(on: { onChoose: (src: Source) => void });
+  /** This origin, or the page's default source. */
+  readonly home: Source;
   initial(): Source;
   remember(src: Source): void;
   connecting(src: Source): void;
   connected(src: Source, info: Info): void;
-  failed(msg: string): void;
+  /** Not connected: msg, and (with src, the source that failed) the others offered as buttons, the box focused. */
+  failed(msg: string, src?: Source): void;
   say(msg: string): void;
   explain(err: unknown, src: Source): string;
 }

@@ -2,10 +2,14 @@
 // source is {server, api}: server "" is this page's own origin (`serve`
 // answers the built-in demo world or the dats it was started with), api
 // "acdatservice" reads acdatservice's /dats/{dat}/files/ routes, "ours" the
-// /files/ routes of `serve` and `export` (docs/interfaces.md §3). The choice comes
-// from the URL (?server=…&api=…, a shared link), else the one remembered,
-// else this server. Failures are put in plain words, by their codes.
+// /files/ routes of `serve` and `export` (docs/interfaces.md §3). The page's
+// home source is this origin, or the default that `export -source` wrote into
+// its <meta name="acambient-source">. The choice comes from the URL
+// (?server=…&api=…, a shared link), else the one remembered, else home.
+// Failures are put in plain words, by their codes, with the other sources
+// offered: the page never switches to another source by itself.
 import { hexId, landblockId, parseId } from "../geo.js";
+import { el } from "./dom.js";
 
 const SOURCE_KEY = "acambient.source"; // localStorage: the chosen data source
 const REGION = 0x13000000; // the region record every client loads first
@@ -19,14 +23,43 @@ export function normSource(s) {
   return { server, api: s && s.api === "acdatservice" ? "acdatservice" : "ours" };
 }
 
+/**
+ * The page's default source as `export -source` wrote it (the content of
+ * <meta name="acambient-source">, a query string "server=…&api=…"), or null
+ * when the page reads its own origin.
+ */
+export function pageDefault(doc = document) {
+  const m = doc.querySelector('meta[name="acambient-source"]');
+  const q = new URLSearchParams((m && m.getAttribute("content")) || "");
+  return q.get("server") ? normSource({ server: q.get("server"), api: q.get("api") }) : null;
+}
+
+/** Whether two sources are the same (both made whole). */
+export function sameSource(a, b) {
+  const x = normSource(a), y = normSource(b);
+  return x.server === y.server && x.api === y.api;
+}
+
+/**
+ * How the page names the world a source holds, from its info: "the demo
+ * world", "real Dereth" (retail's region is named Dereth, docs/dat-format.md
+ * §3.1), another region by its name.
+ */
+export function worldName(info) {
+  if (!info) return "the dats";
+  if (info.demo) return "the demo world";
+  if (info.region === "Dereth") return "real Dereth";
+  return info.region ? `the region "${info.region}"` : "the dats";
+}
+
 /** How the page names a source: its host, or "this server". */
 export function sourceName(src) {
   try { return src.server ? new URL(src.server).host : "this server"; } catch { return src.server; }
 }
 
-/** The option of the kind control that picks src. */
-function kindOf(src) {
-  return !src.server ? "here" : src.api === "acdatservice" ? "acdatservice" : "url";
+/** The option of the kind control that picks src ("here" is home). */
+function kindOf(src, home) {
+  return sameSource(src, home) ? "here" : src.api === "acdatservice" ? "acdatservice" : "url";
 }
 
 /** The words for a source that has the region but not landblock (a LandBlock id). */
@@ -136,63 +169,104 @@ function wrongAPIWords(src) {
 
 /** The Data source box: the kind, the URL, what is playing and what went wrong. */
 export class SourcePicker {
-  /** @param onChoose the user chose a source (Use) */
+  #home; // this origin, or the page's default (pageDefault)
+  #hasDefault;
+  #lastGood = null; // the last source that loaded (at first, the one remembered)
+  #onChoose;
+
+  /** @param onChoose the user chose a source (Use, or an offer after a failure) */
   constructor({ onChoose }) {
+    this.#onChoose = onChoose;
+    const def = pageDefault();
+    this.#hasDefault = !!def;
+    this.#home = def || normSource(null);
+    this.#lastGood = this.#remembered();
     const kind = $("srcKind"), url = $("srcURL");
+    // The first kind is the page's home: this server, or the default a
+    // page exported without records reads (that host has no records).
+    if (def) kind.options[0].textContent = "This page's default: " + sourceName(def);
     kind.addEventListener("change", () => { this.#sync(); if (!url.hidden) url.focus(); });
     $("srcForm").addEventListener("submit", (e) => {
       e.preventDefault();
       const k = kind.value;
       if (k !== "here" && !url.value.trim()) { this.say("Type the source's base URL first."); return; }
-      const src = normSource({ server: k === "here" ? "" : url.value, api: k === "acdatservice" ? "acdatservice" : "ours" });
+      const src = k === "here" ? this.#home : normSource({ server: url.value, api: k === "acdatservice" ? "acdatservice" : "ours" });
       try { if (src.server) new URL(src.server); } catch { this.say(`"${url.value}" is not a URL.`); return; }
       onChoose(src);
     });
   }
 
-  /** The source to start with: the URL's ?server=…&api=…, else the remembered one, else this server. */
+  /** The page's home source: this origin, or the default `export -source` gave it. */
+  get home() { return this.#home; }
+
+  /**
+   * The source to start with: the URL's ?server=…&api=…, else the
+   * remembered one, else home. A server "" (this origin) is home.
+   */
   initial() {
     const q = new URLSearchParams(location.search);
-    if (q.has("server")) return normSource({ server: q.get("server"), api: q.get("api") });
-    try {
-      const s = JSON.parse(localStorage.getItem(SOURCE_KEY) || "null");
-      if (s) return normSource(s);
-    } catch { /* storage off or garbled: this server */ }
-    return normSource(null);
+    if (q.has("server")) return this.#homeIfHere(normSource({ server: q.get("server"), api: q.get("api") }));
+    return this.#remembered() || this.#home;
   }
 
-  /** Keeps src: in localStorage, and in the URL so that a link shares it. */
+  /** Keeps src: in localStorage, and in the URL (unless it is home) so that a link shares it. */
   remember(src) {
     try { localStorage.setItem(SOURCE_KEY, JSON.stringify(src)); } catch { /* not remembered */ }
-    const u = new URL(location.href);
-    u.searchParams.delete("server");
-    u.searchParams.delete("api");
-    if (src.server) {
-      u.searchParams.set("server", src.server);
-      if (src.api !== "ours") u.searchParams.set("api", src.api);
-    }
-    history.replaceState(null, "", u);
+    history.replaceState(null, "", withSource(location.href, src, this.#home));
   }
 
   /** The control shows src, connecting. */
   connecting(src) {
-    $("srcKind").value = kindOf(src);
+    $("srcKind").value = kindOf(src, this.#home);
     $("srcURL").value = src.server;
     this.#sync();
     this.say("");
+    $("srcOffers").replaceChildren();
     $("srcNow").textContent = "Connecting to " + sourceName(src) + "…";
   }
 
-  /** src loaded; info says whether it is the demo world. */
+  /** src loaded; info names its world ("Playing real Dereth, from dats.treestats.net (acdatservice)."). */
   connected(src, info) {
-    $("srcNow").textContent = "Playing " + (info.demo ? "the demo world" : "the dats") + " from " + sourceName(src) +
+    this.#lastGood = src;
+    $("srcNow").textContent = "Playing " + worldName(info) + ", from " + sourceName(src) +
       (src.api === "acdatservice" ? " (acdatservice)." : ".");
   }
 
-  /** Not connected, and why. */
-  failed(msg) {
+  /**
+   * Not connected, and why: msg, and the sources the user may take instead
+   * (src again, home, the last that loaded) as buttons, with the box focused
+   * on src's address to type another. Nothing is switched to until the user
+   * picks.
+   */
+  failed(msg, src) {
     $("srcNow").textContent = "Not connected.";
     this.say(msg);
+    if (!src) return;
+    const offers = [{ src, label: `Try ${sourceName(src)} again` }];
+    if (!sameSource(this.#home, src)) {
+      offers.push({ src: this.#home, label: this.#hasDefault ? `Use this page's default, ${sourceName(this.#home)}` : "Use this server" });
+    }
+    const last = this.#lastGood;
+    if (last && !sameSource(last, src) && !sameSource(last, this.#home)) {
+      offers.push({ src: last, label: `Use ${sourceName(last)}, the last source that worked` });
+    }
+    $("srcOffers").replaceChildren(...offers.map((o) => {
+      const b = el("button", { type: "button", textContent: o.label, dataset: { server: o.src.server, api: o.src.api } });
+      b.addEventListener("click", () => this.#onChoose(o.src));
+      return b;
+    }), el("span", { className: "sub", textContent: "or type another source's address above." }));
+    // The box, showing src's address (home too: it is a URL like any
+    // other), focused and selected for typing another.
+    const kind = $("srcKind"), url = $("srcURL");
+    if (src.server) {
+      kind.value = src.api === "acdatservice" ? "acdatservice" : "url";
+      url.value = src.server;
+      this.#sync();
+      url.focus();
+      url.select();
+    } else {
+      kind.focus();
+    }
   }
 
   /** The box's message line ("" clears it). */
@@ -208,4 +282,33 @@ export class SourcePicker {
     url.hidden = kind === "here";
     url.placeholder = kind === "acdatservice" ? "https://dats.treestats.net" : "https://example.org/acdats";
   }
+
+  // #remembered: the source kept in localStorage, or null.
+  #remembered() {
+    try {
+      const s = JSON.parse(localStorage.getItem(SOURCE_KEY) || "null");
+      if (s) return this.#homeIfHere(normSource(s));
+    } catch { /* storage off or garbled */ }
+    return null;
+  }
+
+  // #homeIfHere: this origin is home (on a page with a default, that host
+  // has no records).
+  #homeIfHere(src) { return src.server ? src : this.#home; }
+}
+
+/**
+ * The page's URL href naming src in its query (?server=…&api=…), or naming
+ * none when src is home: the form a link that opens src takes. Other query
+ * keys and the hash stay.
+ */
+export function withSource(href, src, home) {
+  const u = new URL(href);
+  u.searchParams.delete("server");
+  u.searchParams.delete("api");
+  if (!sameSource(src, home)) {
+    u.searchParams.set("server", src.server);
+    if (src.api !== "ours") u.searchParams.set("api", src.api);
+  }
+  return u.href;
 }
