@@ -84,19 +84,34 @@ const (
 	// pageKeptWaves bounds the decoded waves kept after the host lets them
 	// go (session.Options.KeepWaveBytes): a return neither fetches nor
 	// decodes them (an MP3 blocks the page's one thread while it decodes).
-	pageKeptWaves = 6 << 20
+	// It is what one place's ring lets go of on leaving, less what the next
+	// place shares with it: in the soak's first 5 minutes (6 places) at most
+	// 2.2 MiB was kept, and at 6 MiB the cache went on filling for 10 more
+	// minutes as new places came (bench/soak: the Go heap 1.43× its 5-minute
+	// peak at 30). A return past it decodes again and fetches nothing (the
+	// record caches above hold the bytes).
+	pageKeptWaves = 2 << 20
 	// pageMixerCache bounds the mixer's resampled waves (at 48 kHz, 2.2×
-	// the bytes of a 22 kHz wave); they are let go with their waves anyway.
-	pageMixerCache = 12 << 20
+	// the bytes of a 22 kHz wave); the mixer lets go of a wave's copy with
+	// the wave, so it only ever holds copies of the ring's waves in use,
+	// and only those that played. At one place the soak's first 5 minutes
+	// needed at most 6.2 MiB; at 12 MiB it reached 10.4 at the world's
+	// busiest places, after 20 minutes. A clip past the bound is
+	// resampled again when it plays again.
+	pageMixerCache = 7 << 20
 	// pageMemoryLimit is the Go runtime's soft limit (debug.SetMemoryLimit):
 	// past it the collector runs before the heap doubles, so garbage does
 	// not grow the linear memory past what the caches above need: without
 	// it the memory followed twice the most ever held live, and climbed for
-	// as long as that did. The caches' sum, a ring's decoded waves (~8 MiB)
-	// and the rest (~4 MiB) are ~37 MiB at most; the demo world holds 17–27
-	// live. The collector's own cap (half the CPU) keeps a heap held near
-	// the limit from stalling the page.
-	pageMemoryLimit = 44 << 20
+	// as long as that did. The caches' sum (16 MiB), a ring's decoded waves
+	// (~8.5 MiB) and the rest (~4 MiB) are ~29 MiB at most; the demo world
+	// holds 17–25 live. At 44 MiB the limit was not reached until the
+	// heap's live bytes peaked, 10 minutes in, and the memory went on
+	// growing until then; at 36 it binds within the first minutes, while
+	// leaving the collector 7 MiB or more to work in. The collector's own
+	// cap (half the CPU) keeps a heap held near the limit from stalling the
+	// page.
+	pageMemoryLimit = 36 << 20
 )
 
 // pageEventLog bounds the events kept between two polls (ambient.js polls

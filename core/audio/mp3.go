@@ -30,33 +30,26 @@ func decodeMP3(_ dat.WaveFormat, data []byte, yield func()) (*PCM, error) {
 		return nil, fmt.Errorf("MP3 data of %d bytes holds no MPEG layer 3 frame", len(data))
 	}
 	ch := first.channels()
-	limit := samples * 4 // go-mp3 always writes 16-bit stereo
-	raw, err := runMP3(body, limit, yield)
+	out, err := runMP3(body, samples, ch, yield)
 	if err != nil {
 		return nil, fmt.Errorf("MP3: %w", err)
-	}
-	n := len(raw) / 4
-	out := make([]float32, n*ch)
-	for i := range n {
-		l := float32(int16(uint16(raw[4*i])|uint16(raw[4*i+1])<<8)) / 32768
-		if ch == 1 {
-			out[i] = l // go-mp3 copies a mono stream to both sides
-			continue
-		}
-		out[2*i] = l
-		out[2*i+1] = float32(int16(uint16(raw[4*i+2])|uint16(raw[4*i+3])<<8)) / 32768
 	}
 	return &PCM{Rate: first.rate(), Channels: ch, Samples: out}, nil
 }
 
-// runMP3 decodes with go-mp3, stopping at limit bytes of output, calling
-// yield (if set) every yieldFrames reads. The recover is a fence around
-// third-party code fed arbitrary bytes: a panic there becomes this wave's
-// error instead of the page's crash.
-func runMP3(body []byte, limit int, yield func()) (raw []byte, err error) {
+// runMP3 decodes with go-mp3 into ch channels of at most frames frames,
+// calling yield (if set) every yieldFrames reads,
+// converting each piece of go-mp3's output (always 16-bit stereo; a mono
+// stream is copied to both sides) as it comes: the 16-bit stream whole
+// would be a second copy of the wave, garbage the size of the wave at every
+// decode, which in the page grows the linear memory (docs/architecture.md
+// §4.8). The recover is a fence around third-party code fed arbitrary
+// bytes: a panic there becomes this wave's error instead of the page's
+// crash.
+func runMP3(body []byte, frames, ch int, yield func()) (out []float32, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			raw, err = nil, fmt.Errorf("decoder failed: %v", r)
+			out, err = nil, fmt.Errorf("decoder failed: %v", r)
 		}
 	}()
 	// Hiding Seek keeps go-mp3 from pre-scanning the whole stream for Length.
@@ -64,14 +57,24 @@ func runMP3(body []byte, limit int, yield func()) (raw []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	raw = make([]byte, 0, limit)
+	out = make([]float32, 0, frames*ch)
 	buf := make([]byte, 4608)
-	for reads := 1; len(raw) < limit; reads++ {
+	have := 0 // bytes of buf carried over: go-mp3 may return part of a frame
+	for reads := 1; len(out) < frames*ch; reads++ {
 		if yield != nil && reads%yieldFrames == 0 {
 			yield()
 		}
-		n, err := d.Read(buf)
-		raw = append(raw, buf[:min(n, limit-len(raw))]...)
+		n, err := d.Read(buf[have:])
+		have += n
+		whole := have / 4
+		for i := 0; i < whole && len(out) < frames*ch; i++ {
+			b := buf[4*i:]
+			out = append(out, float32(int16(uint16(b[0])|uint16(b[1])<<8))/32768)
+			if ch == 2 {
+				out = append(out, float32(int16(uint16(b[2])|uint16(b[3])<<8))/32768)
+			}
+		}
+		have = copy(buf, buf[4*whole:have])
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -79,7 +82,7 @@ func runMP3(body []byte, limit int, yield func()) (raw []byte, err error) {
 			return nil, err
 		}
 	}
-	return raw[:len(raw)/4*4], nil
+	return out, nil
 }
 
 // yieldFrames is how many reads of go-mp3 (one MPEG frame each: 1152

@@ -140,6 +140,14 @@ func newResamplerYielding(inRate, outRate int, yield func()) *resampler {
 	return r
 }
 
+// window is the inputs [lo, hi) output frames [j0, j1) read: output
+// frame j reads inputs floor(j·in/out)−half+1 … floor(j·in/out)+half.
+func (r *resampler) window(j0, j1 int) (lo, hi int) {
+	lo = int(int64(j0)*int64(r.in)/int64(r.out)) - r.half + 1
+	hi = int(int64(j1-1)*int64(r.in)/int64(r.out)) + r.half + 1
+	return lo, hi
+}
+
 // frames is how many output frames n input frames make: floor(n·out/in),
 // never more, so that a voice never outlasts the engine's start+duration.
 func (r *resampler) frames(n int) int {
@@ -148,14 +156,16 @@ func (r *resampler) frames(n int) int {
 
 // run computes output frames [j0, j1) of one channel into dst (dstStride
 // apart, indexed from frame 0) from pad: the channel's input, sanitized,
-// with half zeros before and after it.
-func (r *resampler) run(dst []float32, dstStride int, pad []float32, j0, j1 int) {
+// from input lo on (zeros before 0 and past the end), as far as the
+// filter reaches for those frames (window).
+func (r *resampler) run(dst []float32, dstStride int, pad []float32, lo, j0, j1 int) {
 	taps := 2 * r.half
 	for j := j0; j < j1; j++ {
 		pos := int64(j) * int64(r.in) // output j sits at input pos/out
 		base := int(pos / int64(r.out))
 		rem := int(pos % int64(r.out))
-		x := pad[base+1 : base+1+taps] // inputs base−half+1 … base+half
+		at := base - r.half + 1 - lo
+		x := pad[at : at+taps] // inputs base−half+1 … base+half
 		var acc float32
 		if r.exact {
 			c := r.coef[rem*taps : rem*taps+taps]
@@ -190,12 +200,14 @@ type clip struct {
 	frames int
 	done   int // frames of data computed so far
 	r      *resampler
-	// While filling: per channel the input, sanitized, with r.half zeros
-	// before and after it (copied from src as far as the filter has
-	// reached, padIn frames); nil once done.
-	pad   [2][]float32
-	src   *audio.PCM
-	padIn int
+	// While filling: per channel the window of input the filter reads for
+	// the frames of one fill, sanitized (window), reused from fill to fill;
+	// nil once done. Not the whole input: a copy the size of the wave for
+	// as long as its first play lasts, uncounted by the cache, was garbage
+	// of a wave's size at every first play, whose holes grew the page's
+	// linear memory (docs/architecture.md §4.8).
+	pad [2][]float32
+	src *audio.PCM
 }
 
 // fillAhead is the least a fill computes: fewer, larger steps.
@@ -207,18 +219,20 @@ func (c *clip) fill(upTo int) {
 		return
 	}
 	upTo = min(c.frames, max(upTo, c.done+fillAhead))
-	// Output frame j reads inputs up to floor(j·in/out) + half.
-	need := int(int64(upTo-1)*int64(c.r.in)/int64(c.r.out)) + c.r.half + 1
-	need = min(need, c.src.Frames())
+	lo, hi := c.r.window(c.done, upTo)
+	n := c.src.Frames()
 	for k := 0; k < c.ch; k++ {
-		pad := c.pad[k][c.r.half:]
-		for i := c.padIn; i < need; i++ {
-			pad[i] = sanitize(c.src.Samples[i*c.src.Channels+k])
+		if cap(c.pad[k]) < hi-lo {
+			c.pad[k] = make([]float32, hi-lo)
 		}
-	}
-	c.padIn = max(c.padIn, need)
-	for k := 0; k < c.ch; k++ {
-		c.r.run(c.data[k:], c.ch, c.pad[k], c.done, upTo)
+		pad := c.pad[k][:hi-lo]
+		for i := range pad {
+			pad[i] = 0
+			if in := lo + i; in >= 0 && in < n {
+				pad[i] = sanitize(c.src.Samples[in*c.src.Channels+k])
+			}
+		}
+		c.r.run(c.data[k:], c.ch, pad, lo, c.done, upTo)
 	}
 	c.done = upTo
 	if c.done == c.frames {
@@ -252,9 +266,6 @@ func convert(p *audio.PCM, r *resampler) *clip {
 	}
 	c.frames, c.done, c.src = r.frames(n), 0, p
 	c.data = make([]float32, c.frames*ch)
-	for k := 0; k < ch; k++ {
-		c.pad[k] = make([]float32, n+2*r.half)
-	}
 	return c
 }
 
