@@ -15,7 +15,7 @@ import (
 )
 
 // dataFlags are the record-source flags every reading command takes
-// (contracts §1): -portal FILE -cell FILE, or -dats DIR, or -server URL
+// (docs/interfaces.md §1): -portal FILE -cell FILE, or -dats DIR, or -server URL
 // [-api ours|acdatservice]; none → the demo world.
 type dataFlags struct {
 	portal, cell, dats string
@@ -32,7 +32,7 @@ func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	return d
 }
 
-// The route sets -api names (contracts §1).
+// The route sets -api names (docs/interfaces.md §1).
 const (
 	apiOurs         = "ours"
 	apiACDatService = "acdatservice"

@@ -15,7 +15,7 @@ import (
 	"acambient/server"
 )
 
-// cmdExport is `export -out DIR` (contracts §2.3): the static tree of every
+// cmdExport is `export -out DIR` (docs/interfaces.md §2.3): the static tree of every
 // record a client can ask for, and the built www/; with -source URL, the
 // built www/ alone, reading its records from URL by default.
 func cmdExport(args []string) error {

@@ -97,7 +97,7 @@ func TestExportCommand(t *testing.T) {
 				t.Errorf("%s: a missing record from serve: %v, want not found", db.route, err)
 			}
 			if !strings.HasPrefix(db.route, "dats/") { // a static host cannot list acdatservice's pages (README)
-				// The same ids but the iteration record (dat-format §1.5),
+				// The same ids but the iteration record (docs/dat-format.md §1.5),
 				// which is no record a client asks for and export leaves out.
 				a, errA := fromServe.IDs(ctx)
 				b, errB := fromExport.IDs(ctx)

@@ -12,7 +12,7 @@ import (
 )
 
 // cmdGather runs one retail rebuild at -player on a fresh engine and prints
-// the gathered instances (contracts §1.2).
+// the gathered instances (docs/interfaces.md §1.2).
 func cmdGather(args []string) error {
 	fs := flag.NewFlagSet("gather", flag.ContinueOnError)
 	df := addDataFlags(fs)

@@ -12,7 +12,7 @@ import (
 	"acambient/datfetch"
 )
 
-// cmdInspect prints one parsed record as JSON (contracts §1), or lists ids.
+// cmdInspect prints one parsed record as JSON (docs/interfaces.md §1), or lists ids.
 func cmdInspect(args []string) error {
 	if len(args) > 0 && args[0] == "ls" {
 		return inspectList(args[1:])

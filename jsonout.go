@@ -10,7 +10,7 @@ import (
 )
 
 // writeJSON writes v as indented (or compact) JSON with every number as a
-// plain decimal: contracts §0 asks for plain decimals, and encoding/json
+// plain decimal: docs/interfaces.md §0 asks for plain decimals, and encoding/json
 // switches to exponent form below 1e-6 (a faint sound's gain, for one).
 func writeJSON(w io.Writer, v any, indent bool) error {
 	b, err := json.Marshal(v)

@@ -1,6 +1,6 @@
 // Command acambient is the native side of the Asheron's Call ambient-sound
 // reproduction: the dat server, record inspection, the engine's gather and
-// trace tools, static export and the demo world (contracts §1).
+// trace tools, static export and the demo world (docs/interfaces.md §1).
 package main
 
 import (
@@ -10,7 +10,7 @@ import (
 	"os"
 )
 
-// command is one subcommand of contracts §1.
+// command is one subcommand of docs/interfaces.md §1.
 type command struct {
 	name    string
 	summary string

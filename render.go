@@ -17,7 +17,7 @@ import (
 )
 
 // cmdRender runs what `trace` runs, through the mixer, into a 16-bit stereo
-// WAV (contracts §1). It streams: the header first (the length is known),
+// WAV (docs/interfaces.md §1). It streams: the header first (the length is known),
 // then block after block, so `-o -` works and memory stays flat however
 // long the render. The same flags and seed give the same bytes.
 func cmdRender(args []string) error {

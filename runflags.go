@@ -12,7 +12,7 @@ import (
 	"acambient/core/session"
 )
 
-// runFlags are the flags `trace` and `render` share (contracts §1).
+// runFlags are the flags `trace` and `render` share (docs/interfaces.md §1).
 type runFlags struct {
 	data                 *dataFlags
 	player, camera, path string

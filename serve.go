@@ -22,7 +22,7 @@ import (
 // real ones (the largest EoR record is under 2 MiB).
 const decodeBudget = 256 << 20
 
-// cmdServe is `serve` (contracts §1, §2): the records of the data flags and
+// cmdServe is `serve` (docs/interfaces.md §1, §2): the records of the data flags and
 // the page in -www, on -addr, until SIGINT or SIGTERM.
 func cmdServe(args []string) error {
 	f, err := parseServeFlags(args)

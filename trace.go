@@ -12,7 +12,7 @@ import (
 )
 
 // cmdTrace runs the engine on a simulated clock and prints its decisions as
-// JSON lines (contracts §1.3). The same flags and seed give the same bytes.
+// JSON lines (docs/interfaces.md §1.3). The same flags and seed give the same bytes.
 func cmdTrace(args []string) error {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
 	o := addRunFlags(fs)

@@ -13,7 +13,7 @@ import (
 	"acambient/core/zones"
 )
 
-// cmdZones is `zones -out DIR` (contracts §1): the sound-zone layer,
+// cmdZones is `zones -out DIR` (docs/interfaces.md §1): the sound-zone layer,
 // DIR/zones.png and DIR/zones.json, for every land cell the source holds.
 func cmdZones(args []string) error {
 	fs := flag.NewFlagSet("zones", flag.ContinueOnError)

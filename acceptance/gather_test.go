@@ -31,7 +31,7 @@ var world1Listeners = []listener{
 	{name: "omni", pos: "0x0101001D/74,100,10", bx: 1, by: 1, x: 74, y: 100, z: 10, wantOmni: true},
 	// On vertex (1,2) of block (1,2) (cell 1+8+2 = 0x0B). Vertex (6,2) of the same block
 	// is at offset (120, 0, 0): h(1,2,6,2) = (18+10+7+22) mod 9 = 3 → z = 6 = player z,
-	// so d² = 14400 exactly, which runtime §8.3 says passes (weight 400/14400 = 0.0277778).
+	// so d² = 14400 exactly, which docs/retail.md §R8.3 says passes (weight 400/14400 = 0.0277778).
 	{name: "exactly-120m", pos: "0x0102000B/24,48,6", bx: 1, by: 2, x: 24, y: 48, z: 6, wantOmni: true},
 }
 
@@ -64,7 +64,7 @@ func TestGatherWorld1(t *testing.T) {
 	}
 }
 
-// TestGatherBoundary120 pins the d² = 14400 boundary (runtime §8.3: "≤ passes").
+// TestGatherBoundary120 pins the d² = 14400 boundary (docs/retail.md §R8.3: "≤ passes").
 func TestGatherBoundary120(t *testing.T) {
 	l := world1Listeners[5]
 	incl := oracleGather(l.bx, l.by, l.x, l.y, l.z, oracleOpts{})
@@ -207,13 +207,13 @@ func TestGatherWorld2ByHand(t *testing.T) {
 // TestGatherHandValues hand-checks single numbers of the cell-centre listener.
 func TestGatherHandValues(t *testing.T) {
 	exp := oracleGather(1, 1, 84, 108, 10, oracleOpts{})
-	// CalcWeight vectors (runtime §9): d=10 → 1, 40 → 0.25, 120 → 0.02778, 120.01 → 0.
+	// CalcWeight vectors (docs/retail.md §R9): d=10 → 1, 40 → 0.25, 120 → 0.02778, 120.01 → 0.
 	for _, v := range [][2]float64{{100, 1}, {1600, 0.25}, {14400, 0.0277778}, {120.01 * 120.01, 0}} {
 		if !close(calcWeight(v[0]), v[1]) {
 			t.Fatalf("oracle calcWeight(%v) = %v, want %v", v[0], calcWeight(v[0]), v[1])
 		}
 	}
-	// CalcDir vectors (runtime §9): (0,20)→N1 (30,10)→E3 (30,16)→NE7 (−30,−20)→SW6 (9,9)→0; (12,24): ratio 2 is not > 2 → NE7.
+	// CalcDir vectors (docs/retail.md §R9): (0,20)→N1 (30,10)→E3 (30,16)→NE7 (−30,−20)→SW6 (9,9)→0; (12,24): ratio 2 is not > 2 → NE7.
 	for _, v := range [][3]float64{{0, 20, 1}, {30, 10, 3}, {30, 16, 7}, {-30, -20, 6}, {9, 9, 0}, {12, 24, 7}, {-12, -24, 6}} {
 		if calcDir(v[0], v[1]) != int(v[2]) {
 			t.Fatalf("oracle calcDir(%v,%v) = %d, want %v", v[0], v[1], calcDir(v[0], v[1]), v[2])
@@ -330,7 +330,7 @@ func compareDirs(t *testing.T, id string, got []gDir, exp []expDir, checkOrder b
 	}
 }
 
-// TestGatherPosForms: the POS forms of contracts §1.1 name the same listener.
+// TestGatherPosForms: the POS forms of docs/interfaces.md §1.1 name the same listener.
 // Cell (3,4) of block (1,1) at local (84,108): global X = 192·1 + 84 = 276, Y = 300.
 // Map: EW = (276/24 − 1019.5)/10 = −100.8 → 100.8W; NS = (300/24 − 1019.5)/10 = −100.7 → 100.7S.
 func TestGatherPosForms(t *testing.T) {

@@ -19,7 +19,7 @@ func close(got, want float64) bool {
 }
 
 // checkNumbers walks a JSON document and reports every number written with an
-// exponent (contracts §0: JSON numbers are plain decimals).
+// exponent (docs/interfaces.md §0: JSON numbers are plain decimals).
 func checkNumbers(t *testing.T, what string, b []byte) {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -34,7 +34,7 @@ func checkNumbers(t *testing.T, what string, b []byte) {
 		}
 		if n, ok := tok.(json.Number); ok {
 			if strings.ContainsAny(n.String(), "eE") {
-				t.Errorf("%s: number %s has an exponent (contracts: plain decimals)", what, n)
+				t.Errorf("%s: number %s has an exponent (docs/interfaces.md §0: plain decimals)", what, n)
 			}
 		}
 	}
@@ -57,7 +57,7 @@ func sameKeys(m map[string]json.RawMessage, want ...string) (bool, string) {
 	return fmt.Sprint(got) == fmt.Sprint(w), fmt.Sprintf("got keys %v, want %v", got, w)
 }
 
-// gather output (contracts §1.2).
+// gather output (docs/interfaces.md §1.2).
 type gDir struct {
 	Dir int     `json:"dir"`
 	Min float64 `json:"min"`
@@ -100,7 +100,7 @@ func runGather(t *testing.T, args ...string) *gOut {
 	t.Helper()
 	b := runCmd(t, "gather", args...)
 	checkNumbers(t, "gather", b)
-	// Shape: the keys contracts §1.2 names must be present.
+	// Shape: the keys docs/interfaces.md §1.2 names must be present.
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		t.Fatalf("gather output is not a JSON object: %v\n%s", err, b)

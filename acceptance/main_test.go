@@ -2,7 +2,7 @@
 // builds the binary once, writes a small hand-made world as a real
 // client_portal.dat / client_cell_1.dat pair, runs `gather` and `trace` the
 // way a user would, and checks the JSON against numbers derived from the
-// specs (shared/spec/retail-ambient-*.md, dat-format.md, design/contracts.md
+// specs (docs/retail.md, docs/dat-format.md, docs/interfaces.md
 // §1.1–§1.3). It never imports the engine packages (core/ambient,
 // core/session); only core/dat and datfetch are used, to write the fixtures.
 package acceptance

@@ -4,8 +4,8 @@ import (
 	"math"
 )
 
-// An independent reading of the rebuild (retail-ambient-runtime.md §3,
-// retail-ambient-authoring.md §4, dat-format.md §3.11/§6/§8), used to derive
+// An independent reading of the rebuild (docs/retail.md §R3,
+// docs/retail.md §A4, docs/dat-format.md §3.11/§6/§8), used to derive
 // the expected gather output. Computed in float64; compared with ±1e-4
 // relative tolerance to absorb the engine's float32 arithmetic.
 
@@ -31,13 +31,13 @@ type expGather struct {
 	sounds []*expSound
 }
 
-// Constants (runtime §1).
+// Constants (docs/retail.md §R1).
 const (
 	minDistSq = 400.0
 	maxDistSq = 14400.0
 )
 
-// calcWeight: 0 if d² > 14400; 1 if d² < 400; else 400/d² (authoring §4.2, runtime §3).
+// calcWeight: 0 if d² > 14400; 1 if d² < 400; else 400/d² (docs/retail.md §A4.2, docs/retail.md §R3).
 func calcWeight(d2 float64) float64 {
 	if d2 > maxDistSq {
 		return 0
@@ -48,7 +48,7 @@ func calcWeight(d2 float64) float64 {
 	return minDistSq / d2
 }
 
-// calcDir (runtime §3): x, y only. 0 = here/omni; N=1 S=2 E=3 W=4 NW=5 SW=6 NE=7 SE=8.
+// calcDir (docs/retail.md §R3): x, y only. 0 = here/omni; N=1 S=2 E=3 W=4 NW=5 SW=6 NE=7 SE=8.
 func calcDir(x, y float64) int {
 	if x*x+y*y < minDistSq*0.5 {
 		return 0
@@ -95,10 +95,10 @@ func (s *expSound) addDir(d int, lo, hi float64) {
 
 // options of the oracle, to show which reading a disagreement comes from.
 type oracleOpts struct {
-	strictMax bool // use d² < 14400 (the authoring note's reading) instead of runtime §8's ≤
+	strictMax bool // use d² < 14400 (the first reading, docs/retail.md §R8.3) instead of docs/retail.md §R8's ≤
 }
 
-// resolveSTB follows the chain of dat-format.md §3.11 and CRegionDesc::GetSTBDesc:
+// resolveSTB follows the chain of docs/dat-format.md §3.11 and CRegionDesc::GetSTBDesc:
 // terrain type → scene ordinal → scene type → stb index → desc, which only
 // counts when its SoundTable exists in the portal. Returns -1 for "none".
 func resolveSTB(w uint16) int {
@@ -143,9 +143,9 @@ func oracleGather(pbx, pby int, px, py, pz float64, o oracleOpts) *expGather {
 		g.sounds = append(g.sounds, s)
 		return s
 	}
-	// Ring walk order. Authoring §4.1 prints it as "for by … for bx …
+	// Ring walk order. docs/retail.md §A4.1 prints it as "for by … for bx …
 	// land_blocks[mid_width*by + bx]", but that is BN naming (the same artifact
-	// dat-format §6.3 documents for the cell walk): the Hex-Rays text of
+	// docs/dat-format.md §6.3 documents for the cell walk): the Hex-Rays text of
 	// LScape::add_ambient_sounds (acclient.c:307179, the [MAG] source the runtime
 	// spec cites) calls get_block_orient(ix = outer, iy = inner) and reads
 	// land_blocks[inner + outer*mid_width], and LScape::get_block_order indexes
@@ -162,7 +162,7 @@ func oracleGather(pbx, pby int, px, py, pz float64, o oracleOpts) *expGather {
 		if !ok {
 			continue // off the world or not in the dat
 		}
-		for x := 0; x < 8; x++ { // x (east) outer, y inner: dat-format §6.3
+		for x := 0; x < 8; x++ { // x (east) outer, y inner: docs/dat-format.md §6.3
 			for y := 0; y < 8; y++ {
 				stb := resolveSTB(b.terrain[9*x+y])
 				if stb < 0 {
@@ -193,7 +193,7 @@ func oracleGather(pbx, pby int, px, py, pz float64, o oracleOpts) *expGather {
 					if dir != 0 {
 						s.addDir(dir, r-10, r+10)
 					} else {
-						// Runtime §3 only says "all eight directions"; the order is
+						// The first reading said only "all eight directions" (docs/retail.md §R12); the order is
 						// IntermitSound::AddTo's (Ambient.c, acclient.c:384259):
 						// N, S, E, W, NW, NE, SW, SE.
 						for _, d := range omniOrder {

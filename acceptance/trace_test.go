@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// event is one trace line (contracts §1.3); unused keys stay zero.
+// event is one trace line (docs/interfaces.md §1.3); unused keys stay zero.
 type event struct {
 	T               float64 `json:"t"`
 	Event           string  `json:"event"`
@@ -31,7 +31,7 @@ type event struct {
 	Reason          string  `json:"reason"`
 }
 
-// eventKeys are the exact keys of each kind (contracts §1.3).
+// eventKeys are the exact keys of each kind (docs/interfaces.md §1.3).
 var eventKeys = map[string][]string{
 	"rebuild": {"t", "event", "objcellId", "outdoorish", "totalSoundCount", "instances"},
 	"play": {"t", "event", "stbIndex", "soundIndex", "sType", "continuous", "wave", "variant",
@@ -43,7 +43,7 @@ var eventKeys = map[string][]string{
 
 var skipReasons = map[string]bool{"chance": true, "probability": true, "cull": true, "noWave": true, "noTable": true}
 
-// runTrace runs `trace` and checks every line's shape (contracts §1.3, §0).
+// runTrace runs `trace` and checks every line's shape (docs/interfaces.md §1.3, §0).
 func runTrace(t *testing.T, args ...string) ([]event, []byte) {
 	t.Helper()
 	out := runCmd(t, "trace", args...)
@@ -84,7 +84,7 @@ func runTrace(t *testing.T, args ...string) ([]event, []byte) {
 			}
 		}
 		if e.Event == "skip" && !skipReasons[e.Reason] {
-			t.Errorf("line %d: skip reason %q not in contracts §1.3", n, e.Reason)
+			t.Errorf("line %d: skip reason %q not in docs/interfaces.md §1.3", n, e.Reason)
 		}
 		if e.Event == "play" && (e.Pan < -15 || e.Pan > 15 || e.Pan != math.Trunc(e.Pan)) {
 			t.Errorf("line %d: pan %v outside the integers −15..15", n, e.Pan)
@@ -115,7 +115,7 @@ func fires(evs []event, stb, k int) []event {
 // wantDB is GetAttenuation's whole-dB value: ceil(20·log10 g).
 func wantDB(g float64) float64 { return math.Ceil(20 * math.Log10(g)) }
 
-// checkPlayGain checks an intermittent play's gain and dB against runtime §6:
+// checkPlayGain checks an intermittent play's gain and dB against docs/retail.md §R6:
 // gain = min(1, 25·V·A/d²)·A for d ≥ 5, min(1, V·A)·A below; dB = ceil(20·log10 gain) ≥ −50.
 func checkPlayGain(t *testing.T, e event, V, A float64) {
 	t.Helper()
@@ -246,7 +246,7 @@ func TestTraceIntermittentPlacement(t *testing.T) {
 	}
 }
 
-// TestTraceDistanceRoll: r = min + (max−min)·u² (runtime §4) puts
+// TestTraceDistanceRoll: r = min + (max−min)·u² (docs/retail.md §R4) puts
 // P(r < midpoint) = P(u² < ½) = 0.7071, not ½ as a linear roll would.
 // Culled fires all have r > 94 (A = 1) so they count as "not below".
 func TestTraceDistanceRoll(t *testing.T) {
@@ -318,7 +318,7 @@ func TestTraceDeterminism(t *testing.T) {
 }
 
 // TestTraceWorld1 runs the cell-centre listener of world 1 and checks every
-// play against the oracle's gather (share, bands) and runtime §5–§6.
+// play against the oracle's gather (share, bands) and docs/retail.md §R5–§R6.
 func TestTraceWorld1(t *testing.T) {
 	exp := oracleGather(1, 1, 84, 108, 10, oracleOpts{})
 	waves := map[[2]int][]string{

@@ -13,7 +13,7 @@ import (
 
 // The hand-made world.
 //
-// Region 0x13000000 (dat-format.md §3):
+// Region 0x13000000 (docs/dat-format.md §3):
 //
 //	STBDescs (SoundDesc, §3.6):
 //	  0 "A" 0x20000001: [0] stype 0x46 V 0.4 bc 0    rate 8..8   (ConstantSound)
@@ -180,7 +180,7 @@ func fixtureRegion() *dat.Region {
 }
 
 // soundTable builds a table whose root holds the usual placeholder record
-// and whose children map stype → wave variants (dat-format.md §4).
+// and whose children map stype → wave variants (docs/dat-format.md §4).
 func soundTable(id uint32, children map[uint32][]uint32, order []uint32) *dat.SoundTable {
 	st := &dat.SoundTable{ID: dat.DID(id), Root: dat.SoundNode{
 		HashKey: 0, Records: []dat.SoundRecord{{WaveID: 0, Priority: 0, Probability: 1, Volume: 1}},
@@ -204,7 +204,7 @@ var tableChildren = map[uint32]map[uint32][]uint32{
 }
 
 // pcmWave is a 16-bit mono 22050 Hz PCM wave of 100 samples (4.5 ms), with an
-// 18-byte WAVEFORMATEX header (dat-format.md §5).
+// 18-byte WAVEFORMATEX header (docs/dat-format.md §5).
 func pcmWave(id uint32) *dat.Wave {
 	var h bytes.Buffer
 	le := binary.LittleEndian
@@ -248,7 +248,7 @@ func writeFixtureDats(portal, cell string) error {
 		lb := &dat.LandBlock{ID: dat.DID(uint32(k[0])<<24 | uint32(k[1])<<16 | 0xFFFF), Terrain: b.terrain, Height: b.height}
 		crecs[uint32(lb.ID)] = lb.Encode()
 	}
-	// EnvCells in block (1,1): 0x0100 sees outside, 0x0101 does not (spec §7).
+	// EnvCells in block (1,1): 0x0100 sees outside, 0x0101 does not (docs/dat-format.md §7).
 	for _, e := range []*dat.EnvCell{
 		{ID: 0x01010100, Flags: dat.EnvCellSeenOutside, CellID: 0x01010100},
 		{ID: 0x01010101, Flags: 0, CellID: 0x01010101},

@@ -1,6 +1,6 @@
 package datfetch
 
-// The retail dat container (spec dat-format.md §1): a 1024-byte header, then
+// The retail dat container (docs/dat-format.md §1): a 1024-byte header, then
 // fixed-size blocks chained by a leading u32 link, indexed by a B-tree of
 // 1716-byte directory nodes stored through the same chains.
 
@@ -16,7 +16,7 @@ import (
 	"sync"
 )
 
-// DataSet is the DiskFileInfo data_set field (spec §1.1).
+// DataSet is the DiskFileInfo data_set field (docs/dat-format.md §1.1).
 type DataSet uint32
 
 const (
@@ -25,7 +25,7 @@ const (
 	Local  DataSet = 3 // client_local_*.dat, block size 1024
 )
 
-// Layout constants, spec §1.1–1.5.
+// Layout constants, docs/dat-format.md §1.1–1.5.
 const (
 	headerOffset = 0x140      // DiskFileInfo_t
 	headerLen    = 0x50       // DiskFileInfo_t size, SaveFileInfo writes 0x50 bytes at 320
@@ -58,7 +58,7 @@ const (
 	inflateProbe = 1 << 20
 )
 
-// Header is DiskFileInfo_t at 0x140 (spec §1.1).
+// Header is DiskFileInfo_t at 0x140 (docs/dat-format.md §1.1).
 type Header struct {
 	Magic          uint32   // 0x140, 0x5442
 	BlockSize      uint32   // 0x144, link included: 1024 portal, 256 cell
@@ -79,7 +79,7 @@ type Header struct {
 	IDStampUint    uint32   // 0x18C, EoR 6657
 }
 
-// Entry is one 24-byte B-tree entry (spec §1.3). Size is the stored byte
+// Entry is one 24-byte B-tree entry (docs/dat-format.md §1.3). Size is the stored byte
 // count, the compressed size when Compressed.
 type Entry struct {
 	Flags     uint32 // bit 0 compressed; bits 16–31 record pack version
@@ -91,7 +91,7 @@ type Entry struct {
 }
 
 // Compressed reports entry flags bit 0: the record is a u32 uncompressed
-// size followed by a zlib stream (spec §1.5).
+// size followed by a zlib stream (docs/dat-format.md §1.5).
 func (e Entry) Compressed() bool { return e.Flags&compressedFlag != 0 }
 
 // Dat reads a retail dat. It implements Lister and is safe for concurrent
@@ -170,7 +170,7 @@ func (d *Dat) Close() error {
 	return d.closer.Close()
 }
 
-// Lookup finds id's entry by the retail descent (spec §1.4). A missing id
+// Lookup finds id's entry by the retail descent (docs/dat-format.md §1.4). A missing id
 // gives an error wrapping ErrNotFound. Once the index is built it answers
 // from memory; until then it descends, and the indexAfter-th call starts
 // the build.
@@ -212,7 +212,7 @@ func (d *Dat) descend(id uint32) (Entry, error) {
 }
 
 // idSpan is the open interval of ids a subtree may hold: between the parent
-// entries on either side of its branch (spec §1.4). Retail descends without
+// entries on either side of its branch (docs/dat-format.md §1.4). Retail descends without
 // checking; a branch pointing at the wrong node, a zeroed count or shifted
 // ids would make records silently "not found", so a lookup checks each node
 // it reaches against its span and calls a misfit corruption.
@@ -257,7 +257,7 @@ func (s idSpan) String() string {
 }
 
 // Get returns the record's bytes, decompressed, starting at its DID. An
-// absent id and an entry of size 0 ("no data", spec §1.4) wrap ErrNotFound.
+// absent id and an entry of size 0 ("no data", docs/dat-format.md §1.4) wrap ErrNotFound.
 func (d *Dat) Get(ctx context.Context, id uint32) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -308,7 +308,7 @@ func (d *Dat) read(ctx context.Context, e Entry) ([]byte, error) {
 }
 
 // declaredSize reads and vets the u32 uncompressed size that starts a
-// compressed record (spec §1.5), in its first block.
+// compressed record (docs/dat-format.md §1.5), in its first block.
 func (d *Dat) declaredSize(e Entry) (uint32, error) {
 	if e.Size < minCompressed {
 		return 0, fmt.Errorf("compressed record of %d bytes, retail requires at least %d", e.Size, minCompressed)
@@ -407,7 +407,7 @@ func (w *walker) child(n *node, i, depth int) error {
 	return w.visit(c, depth+1)
 }
 
-// node is a decoded directory node (spec §1.3).
+// node is a decoded directory node (docs/dat-format.md §1.3).
 type node struct {
 	off    uint32
 	n      int
@@ -417,11 +417,11 @@ type node struct {
 	prev, next *node // cache LRU list
 }
 
-// leaf is retail's test: no first branch (spec §1.3).
+// leaf is retail's test: no first branch (docs/dat-format.md §1.3).
 func (n *node) leaf() bool { return n.branch[0] == 0 }
 
 // search returns the index of the first entry with ID ≥ id and whether it
-// is id; on a miss the index is also the branch to descend (spec §1.4).
+// is id; on a miss the index is also the branch to descend (docs/dat-format.md §1.4).
 func (n *node) search(id uint32) (int, bool) {
 	lo, hi := 0, n.n
 	for lo < hi {
@@ -500,13 +500,13 @@ func decodeNode(off uint32, b []byte) (*node, error) {
 }
 
 // readChain returns the size bytes stored through the block chain at off
-// (spec §1.2, retail CLBlockAllocator::Load_Data 0x006744E0), in dst's
+// (docs/dat-format.md §1.2, retail CLBlockAllocator::Load_Data 0x006744E0), in dst's
 // array when they fit. A chain of S bytes is exactly ceil(S/P) blocks, so
 // the loop is bounded by the blocks the file has. The output grows as the
 // chain proves itself (growChain), so a size field that lies costs about
 // the blocks actually walked, not what it claims. A link with bit 31 set —
 // the block is on the free list — fails the read as in retail, also on the
-// last block. A non-zero last link, which retail rejects, is accepted (spec
+// last block. A non-zero last link, which retail rejects, is accepted (docs/dat-format.md
 // §1.2 step 3, as ACE and DRW do): the bytes are all there.
 func (d *Dat) readChain(off, size uint32, dst []byte) ([]byte, error) {
 	out := dst[:0]
@@ -655,7 +655,7 @@ func (s *blockSet) add(start, n, bs uint32) bool {
 }
 
 // inflate decodes a compressed record: u32 uncompressed size, then a zlib
-// stream (spec §1.5, retail DiskController::Decompress 0x00670A80, which
+// stream (docs/dat-format.md §1.5, retail DiskController::Decompress 0x00670A80, which
 // calls zlib uncompress into a buffer of the declared size). want is that
 // size, already vetted by declaredSize. Up to inflateProbe it is allocated
 // at once; past it, the first inflateProbe bytes must come out of the stream
@@ -746,7 +746,7 @@ func (c *nodeCache) pushFront(n *node) {
 	c.head.next = n
 }
 
-// decodeHeader unpacks DiskFileInfo_t (spec §1.1 table; offsets relative to 0x140).
+// decodeHeader unpacks DiskFileInfo_t (docs/dat-format.md §1.1 table; offsets relative to 0x140).
 func decodeHeader(b []byte) Header {
 	u := func(o int) uint32 { return binary.LittleEndian.Uint32(b[o:]) }
 	h := Header{
@@ -759,7 +759,7 @@ func decodeHeader(b []byte) Header {
 	return h
 }
 
-// check validates what reading relies on (spec §1.7). file_size may be
+// check validates what reading relies on (docs/dat-format.md §1.7). file_size may be
 // below the real size (retail's CreateDataFile writes a 4-byte free tag past
 // an empty file's end) but not above it: that file is truncated.
 func (h Header) check(size int64) error {

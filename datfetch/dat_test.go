@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// The fixtures here are laid out byte by byte from spec dat-format.md §1,
+// The fixtures here are laid out byte by byte from docs/dat-format.md §1,
 // independently of writer.go.
 
 // fixture is a dat image under construction.
@@ -279,7 +279,7 @@ func TestBackwardChain(t *testing.T) {
 	}
 }
 
-// A non-zero link on a chain's last block is accepted (spec §1.2 step 3).
+// A non-zero link on a chain's last block is accepted (docs/dat-format.md §1.2 step 3).
 func TestFinalLinkNonZero(t *testing.T) {
 	f, e, rec := onePortal()
 	f.u32(int(e.Offset), 1024) // points back at the root; never followed

@@ -194,8 +194,8 @@ func TestDeclaredSizeRejections(t *testing.T) {
 		s    []byte
 		want string
 	}{
-		// A LandBlock is 252 bytes (spec §6.1), whatever its record says.
-		{"LandBlock over 252", 2, 0x7F7FFFFF, zrecord(253, append(lb, 0)), "declared uncompressed size 253 exceeds 252, the most a LandBlock (dat-format §6.1) can be"},
+		// A LandBlock is 252 bytes (docs/dat-format.md §6.1), whatever its record says.
+		{"LandBlock over 252", 2, 0x7F7FFFFF, zrecord(253, append(lb, 0)), "declared uncompressed size 253 exceeds 252, the most a LandBlock (docs/dat-format.md §6.1) can be"},
 		// 20 bytes of zlib cannot give a megabyte.
 		{"beyond zlib's ratio", 1, 0x0A000001, zrecord(1<<20, didRecord(0x0A000001, "abc")), "is more than a"},
 	}

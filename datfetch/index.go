@@ -3,7 +3,7 @@ package datfetch
 // The in-memory index: the whole B-tree flattened into sorted columns, so a
 // lookup is a binary search in memory and a Get one read of the record's
 // chain. Retail keeps a small node cache and descends the tree on disk every
-// time (spec §1.4); that costs ~2 reads a random lookup on a cell dat of
+// time (docs/dat-format.md §1.4); that costs ~2 reads a random lookup on a cell dat of
 // 800k entries, whose 17k nodes no reasonable node cache holds. The index
 // gives the same answers as the descent for every tree whose in-order walk
 // is ascending, the only trees it is built from.

@@ -14,7 +14,7 @@ import (
 // figure; docs/divergences.md lists them (retail trusts the sizes).
 const (
 	// landBlockSize is every LandBlock's size: 0xXXYYFFFF in a cell dat is
-	// exactly 252 bytes (spec dat-format.md §6.1).
+	// exactly 252 bytes (docs/dat-format.md §6.1).
 	landBlockSize = 252
 	// maxCellRecord bounds the other cell-dat records, EnvCells and
 	// LandBlockInfos: lists of surfaces, portals, visible cells and statics
@@ -55,7 +55,7 @@ func checkDeclared(set DataSet, id, stored, want uint32) error {
 	limit, what := storedCap(set), "portal-dat record"
 	switch {
 	case set == Cell && id&0xFFFF == 0xFFFF:
-		limit, what = landBlockSize, "LandBlock (dat-format §6.1)"
+		limit, what = landBlockSize, "LandBlock (docs/dat-format.md §6.1)"
 	case set == Cell:
 		what = "cell-dat record"
 	}

@@ -125,7 +125,7 @@ type HTTPOptions struct {
 }
 
 // HTTP is a Source (and Lister) reading records from a dat server, a static
-// export (contracts §2) or an acdatservice deployment: GET base+"0x%08X". It
+// export (docs/interfaces.md §2) or an acdatservice deployment: GET base+"0x%08X". It
 // retries transient failures, sends one request per id however many callers
 // wait for it, checks what arrives (length, our server's ETag, the DID) and
 // keeps an LRU cache of verified record bytes; what it holds for answers
@@ -298,7 +298,7 @@ func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 }
 
 // record checks that b is record id: it starts with the DID, or it is the
-// record as a dat stores it compressed (spec §1.5: u32 uncompressed size,
+// record as a dat stores it compressed (docs/dat-format.md §1.5: u32 uncompressed size,
 // then a zlib stream), which acdatservice serves without inflating.
 func (h *HTTP) record(id uint32, b []byte) ([]byte, error) {
 	didErr := CheckDID(id, b)

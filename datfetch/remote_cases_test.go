@@ -34,7 +34,7 @@ func etagOf(b []byte) string {
 	return `"` + strconv.FormatUint(crc64.Checksum(b, crc64.MakeTable(crc64.ECMA)), 16) + "-" + strconv.FormatInt(int64(len(b)), 16) + `"`
 }
 
-// stored is b as a dat stores it compressed: u32 size, zlib stream (spec §1.5).
+// stored is b as a dat stores it compressed: u32 size, zlib stream (docs/dat-format.md §1.5).
 func stored(b []byte) []byte {
 	var buf bytes.Buffer
 	binary.Write(&buf, binary.LittleEndian, uint32(len(b)))

@@ -40,7 +40,7 @@ func (e *NotFoundError) Error() string        { return fmt.Sprintf("0x%08X: %v",
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
 // CheckDID verifies that record bytes start with the requested id. The
-// iteration record 0xFFFF0001 has no DID prefix and is exempt (spec §1.5).
+// iteration record 0xFFFF0001 has no DID prefix and is exempt (docs/dat-format.md §1.5).
 func CheckDID(id uint32, b []byte) error {
 	if id == 0xFFFF0001 {
 		return nil

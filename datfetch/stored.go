@@ -6,7 +6,7 @@ import (
 )
 
 // ReadStored returns e's record as the dat stores it: for a compressed entry
-// the u32 uncompressed size and the zlib stream (spec §1.5), not inflated.
+// the u32 uncompressed size and the zlib stream (docs/dat-format.md §1.5), not inflated.
 // This is the form acdatservice serves (its DatFileReader reads file_size
 // bytes of the chain and stops), which a drop-in for it must serve too. The
 // chain is read and checked as Get reads it; nothing else is checked.

@@ -20,7 +20,7 @@ func goTool(t *testing.T) string {
 	return p
 }
 
-// The browser build must stay free of net/http (architecture.md: it adds
+// The browser build must stay free of net/http (docs/architecture.md §4.6: it adds
 // megabytes to the wasm).
 func TestJSBuildHasNoNetHTTP(t *testing.T) {
 	cmd := exec.Command(goTool(t), "list", "-deps", ".")

@@ -1,6 +1,6 @@
 package datfetch
 
-// Writing a dat in the retail layout (spec dat-format.md §1): what retail's
+// Writing a dat in the retail layout (docs/dat-format.md §1): what retail's
 // CreateDataFile and BTree insertion would leave, packed with no free blocks.
 //
 // File order: the 1024-byte header; the B-tree nodes in preorder, so the root
@@ -21,7 +21,7 @@ import (
 
 const (
 	// versionString is what retail's file header constructor writes at 0
-	// (spec §1.1); byte 255 is 0x1A.
+	// (docs/dat-format.md §1.1); byte 255 is 0x1A.
 	versionString = "\nFile Header Structure Default Constructor v1.3\n"
 
 	// transactMagic is DiskTransactInfo::m_nMagicNumber (0x006761C0). Retail
@@ -39,7 +39,7 @@ const (
 	// Retail keeps offsets in i32 (entry offset, branches, links).
 	maxFileSize = math.MaxInt32
 
-	// EoR header constants (spec §1.1).
+	// EoR header constants (docs/dat-format.md §1.1).
 	portalEngVnum = 110
 	cellEngVnum   = 22
 	idStampUint   = 6657
@@ -277,7 +277,7 @@ func (t *tree) build(lo, hi, h int) int32 {
 	return idx
 }
 
-// encode writes node i as its 1716 on-disk bytes (spec §1.3); unused branch
+// encode writes node i as its 1716 on-disk bytes (docs/dat-format.md §1.3); unused branch
 // and entry slots are zero.
 func (t *tree) encode(b []byte, i int, ents []Entry, nodeOff func(int32) uint32) {
 	clear(b)
@@ -346,7 +346,7 @@ func (c *chainWriter) header(h Header) {
 }
 
 // chain writes data as contiguous full blocks from off, each linking to the
-// next and the last to 0 (spec §1.2).
+// next and the last to 0 (docs/dat-format.md §1.2).
 func (c *chainWriter) chain(data []byte, off uint32) {
 	bs, p := c.l.bs, int(c.l.payload)
 	var link [4]byte

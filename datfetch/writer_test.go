@@ -156,7 +156,7 @@ func checkShape(t *testing.T, d *Dat, n int) {
 	}
 }
 
-// Hand-computed layouts (spec §1.2–1.3).
+// Hand-computed layouts (docs/dat-format.md §1.2–1.3).
 func TestWriteLayoutVectors(t *testing.T) {
 	t.Run("portal one record", func(t *testing.T) {
 		// 1024 header + 2 root blocks (1716 > 1020) + 1 record block.

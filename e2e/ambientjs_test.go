@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// toPOS turns every position form of contracts §3 into the POS string the
-// Go side parses (contracts §1.1). Run under node; no browser needed.
+// toPOS turns every position form of docs/interfaces.md §3 into the POS string the
+// Go side parses (docs/interfaces.md §1.1). Run under node; no browser needed.
 func TestAmbientJSPositionForms(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		if os.Getenv("CI") == "true" {

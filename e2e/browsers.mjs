@@ -94,7 +94,7 @@ function withHelpers(page) {
 
 async function openChromium(spec, viewport) {
   const { chromium } = createRequire(path.join(spec.modules, "x.js"))("playwright-core");
-  // browser-testing.md §6: no network beyond 127.0.0.1 (the CDN is answered by
+  // docs/browser-testing.md §6: no network beyond 127.0.0.1 (the CDN is answered by
   // route). No autoplay flag: the tests start audio with a trusted click.
   const args = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
@@ -121,7 +121,7 @@ async function openFirefox(spec, viewport) {
   const puppeteer = createRequire(path.join(spec.modules, "x.js"))("puppeteer-core");
   const prefs = {
     // No sound card: without the mock the context stays "suspended" forever,
-    // silently (browser-testing.md §8).
+    // silently (docs/browser-testing.md §8).
     "media.cubeb.force_mock_context": true,
     // Chromium's host-resolver-rules: nothing leaves 127.0.0.1 (a proxy
     // that is not there; localhost is never proxied).
@@ -137,7 +137,7 @@ async function openFirefox(spec, viewport) {
   return {
     // BiDi's script.callFunction passes userActivation: true, so every
     // evaluation is a gesture: "silent until the user acts" is Chromium's
-    // check (browser-testing.md §8).
+    // check (docs/browser-testing.md §8).
     info: { engine: "firefox", version: await browser.version(), earlyInit: true, evalIsGesture: true, route: true },
     initScript: (src) => p.evaluateOnNewDocument(src),
     ...sharedPage(p, browser),
@@ -260,7 +260,7 @@ async function startWebDriver(bin, display, children) {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     // Under Xvfb WebKitGTK's GL compositor crashes now and then in
-    // swrast_dri.so (browser-testing.md §8): no compositing mode.
+    // swrast_dri.so (docs/browser-testing.md §8): no compositing mode.
     const env = { ...process.env, DISPLAY: display, WEBKIT_DISABLE_COMPOSITING_MODE: "1" };
     const d = spawn(bin, [`--port=${port}`], { env, stdio: ["ignore", "ignore", "pipe"] });
     children.push(d);

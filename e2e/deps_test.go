@@ -24,7 +24,7 @@ func goList(t *testing.T, pkg string, env ...string) []string {
 }
 
 // The js build fetches through the browser: net/http would add megabytes
-// to every first visit (architecture.md, "Small wasm").
+// to every first visit (docs/architecture.md §4.6, "Small wasm").
 func TestWasmHasNoNetHTTP(t *testing.T) {
 	for _, d := range goList(t, "./wasm", "GOOS=js", "GOARCH=wasm") {
 		if d == "net/http" || d == "crypto/tls" {

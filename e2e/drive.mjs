@@ -1,7 +1,7 @@
 // drive.mjs: the browser half of the end-to-end test (e2e_test.go runs it,
 // once per engine). It opens the demo page in the browser that
 // ACAMBIENT_E2E_BROWSER names (browsers.mjs), with a probe that taps what
-// reaches the Web Audio destination (browser-testing.md §4), walks the
+// reaches the Web Audio destination (docs/browser-testing.md §4), walks the
 // scenario below, and prints one JSON object of measurements; the Go test
 // asserts on them.
 //
@@ -294,7 +294,7 @@ async function listen(cell, want, secs) {
 function probeSource() {
   // Runs before any page script (WebKit: right after the load event, still
   // before the click that makes the page's AudioContext): taps whatever is
-  // connected to the destination (browser-testing.md §4) and notes the
+  // connected to the destination (docs/browser-testing.md §4) and notes the
   // click and the first non-zero sample.
   const probe = window.probe = { t: {}, stats: null, loadingAt: {}, gen: 0 };
   window.__errors = [];

@@ -1,5 +1,5 @@
 // Package e2e drives the demo page in headless Chromium, Firefox and WebKit
-// (node and browsers.mjs, browser-testing.md) against `serve`'s handler and
+// (node and browsers.mjs, docs/browser-testing.md) against `serve`'s handler and
 // against `export`'s tree behind a plain static file server, and checks what
 // a user would notice: silence before the click, the instances `gather`
 // computes, real and different audio at two terrains, a silent cellar, no

@@ -1,6 +1,6 @@
 package e2e
 
-// Tests of the map binding (issue 11, contracts §4): leaflet-ambient.js's
+// Tests of the map binding (issue 11, docs/interfaces.md §4): leaflet-ambient.js's
 // logic and the userscript's hook under node, the types under tsc, and in
 // headless Chromium the example page (against serve and against export's
 // tree on a static host) and the userscript driving the real module across
@@ -451,8 +451,8 @@ func lfNoErrorsIn(t *testing.T, lines []string) {
 }
 
 // lfProbe taps whatever is connected to the audio destination into an
-// AnalyserNode (installed before any page script, as the browser-testing
-// guide's probe); probe.rms() is the RMS of its last 32768 samples.
+// AnalyserNode (installed before any page script, as docs/browser-testing.md
+// §4's probe); probe.rms() is the RMS of its last 32768 samples.
 const lfProbe = `(() => {
   const probe = window.probe = { analysers: [] };
   const connect = AudioNode.prototype.connect;
@@ -711,7 +711,7 @@ const lfSweep = `(() => {
       const ev = new MouseEvent("mousemove", { bubbles: true, clientX: r.x + 20 + 4 * i, clientY: r.y + 400 });
       el.dispatchEvent(ev);
       const ll = map.mouseEventToLatLng(ev), gx = Math.floor(ll.lng / 24), gy = Math.floor(ll.lat / 24);
-      // The land cell's id (contracts §1.1): bx<<24 | by<<16 | (8·cx + cy + 1).
+      // The land cell's id (docs/interfaces.md §1.1): bx<<24 | by<<16 | (8·cx + cy + 1).
       const id = "0x" + (((gx >> 3) << 24 | (gy >> 3) << 16 | (8 * (gx & 7) + (gy & 7) + 1)) >>> 0).toString(16).toUpperCase().padStart(8, "0");
       if (cells[cells.length - 1] !== id) cells.push(id);
     }

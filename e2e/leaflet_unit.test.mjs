@@ -6,7 +6,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { bindLeaflet, cellAt, hexId } from "../www/leaflet-ambient.js";
 
-// Hand-computed from contracts §4: objcell = bx<<24 | by<<16 | (8·cx + cy + 1),
+// Hand-computed from docs/interfaces.md §4: objcell = bx<<24 | by<<16 | (8·cx + cy + 1),
 // map coordinates from §1.1: NS = (Y/24 − 1019.5)/10.
 test("cellAt", () => {
   const cases = [

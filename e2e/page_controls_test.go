@@ -87,7 +87,7 @@ func pageVolumeAndEnable(t *testing.T, spec browserSpec) {
 	}
 	peak := func(p ptPair) float64 { return max(p.B.PeakL, p.B.PeakR) }
 	// The level of the same firing is its peak: a frame the output drops
-	// or replays under load (browser-testing.md §5) changes a firing's
+	// or replays under load (docs/browser-testing.md §5) changes a firing's
 	// energy but rarely its loudest sample, and never raises it; the
 	// reference is the louder of the first two firings at slider 1.
 	var ref float64

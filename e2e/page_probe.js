@@ -2,7 +2,7 @@
 // page before any of its scripts run, as window.__pt:
 //
 // - a stereo tap on whatever reaches the audio destination
-//   (browser-testing.md §4, both channels): an AudioWorklet that sees every
+//   (docs/browser-testing.md §4, both channels): an AudioWorklet that sees every
 //   sample and reports bursts — runs of sound between silences of at least
 //   GAP_S of exact zeros in both channels — with each channel's energy and
 //   the range of the per-sample level difference right − left (dB), and

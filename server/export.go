@@ -29,7 +29,7 @@ type ExportOptions struct {
 	Warnf func(format string, args ...any)
 
 	// Zones also writes the sound-zone layer of the source's land,
-	// Out/zones.png and Out/zones.json (core/zones, contracts §1), beside
+	// Out/zones.png and Out/zones.json (core/zones, docs/interfaces.md §1), beside
 	// the records: a map over the tree finds it at URL/zones.json.
 	Zones bool
 
@@ -54,7 +54,7 @@ type ExportResult struct {
 	ZoneSets int
 }
 
-// Export writes the static tree of contracts §2.3, which a plain file host
+// Export writes the static tree of docs/interfaces.md §2.3, which a plain file host
 // serves exactly as serve answers the record routes:
 //
 //	Out/files/0x%08X       the region 0x13000000, every SoundTable its STBs

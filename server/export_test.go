@@ -157,7 +157,7 @@ func TestExportErrors(t *testing.T) {
 	}
 }
 
-// TestExportServesAsServe is contracts §2.3's promise: a plain file server
+// TestExportServesAsServe is docs/interfaces.md §2.3's promise: a plain file server
 // over the export answers every record exactly as serve does, read through
 // the client's own source.
 func TestExportServesAsServe(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"acambient/datfetch"
 )
 
-// A hand-made world, laid out by dat-format.md, small enough to reason about:
+// A hand-made world, laid out by docs/dat-format.md, small enough to reason about:
 //
 //	region 0x13000000: STBs 0x20000012, 0x20000013, 0x20000012 again, 0x20000099 (missing)
 //	0x20000012: root placeholder {0,0,1,1}; child 0x46 → waves 0x0A000100, 0x0A000101;
@@ -66,7 +66,7 @@ func testWorld(t testing.TB) world {
 	w.cell[0xA9B4FFFE] = append(le32(0xA9B4FFFE), 0, 0, 0, 0)
 	w.cell[0xA9B40100] = envCell(0xA9B40100, 1)
 	w.cell[0xA9B40101] = envCell(0xA9B40101, 0)
-	w.cell[0xFFFF0001] = append(le32(2), le32(0)...) // no DID prefix (spec §1.5)
+	w.cell[0xFFFF0001] = append(le32(2), le32(0)...) // no DID prefix (docs/dat-format.md §1.5)
 	return w
 }
 
@@ -76,7 +76,7 @@ type node struct {
 	children []node
 }
 
-// soundTable packs spec §4: DID, then the root node {hash_key 0, one
+// soundTable packs docs/dat-format.md §4: DID, then the root node {hash_key 0, one
 // placeholder record {0, 0.0, 1.0, 1.0}, the children}.
 func soundTable(id uint32, children ...node) []byte {
 	b := le32(id)
@@ -104,7 +104,7 @@ func appendNode(b []byte, n node, root bool) []byte {
 	return b
 }
 
-// wave packs spec §5: DID, H = 18, D, a PCM WAVEFORMATEX (mono 11025 Hz
+// wave packs docs/dat-format.md §5: DID, H = 18, D, a PCM WAVEFORMATEX (mono 11025 Hz
 // 16-bit), then D bytes of samples.
 func wave(id uint32, samples int) []byte {
 	b := le32(id)
@@ -123,7 +123,7 @@ func wave(id uint32, samples int) []byte {
 	return b
 }
 
-// landblock packs the 252 bytes of spec §6.1.
+// landblock packs the 252 bytes of docs/dat-format.md §6.1.
 func landblock(id uint32) []byte {
 	b := le32(id)
 	b = append(b, le32(0)...)
@@ -140,7 +140,7 @@ func landblock(id uint32) []byte {
 	return b
 }
 
-// envCell packs the prefix of spec §7 and a few bytes of the rest.
+// envCell packs the prefix of docs/dat-format.md §7 and a few bytes of the rest.
 func envCell(id, flags uint32) []byte {
 	b := le32(id)
 	b = append(b, le32(flags)...)

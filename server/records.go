@@ -18,7 +18,7 @@ import (
 )
 
 // Record answers are immutable: an id names the same bytes for the life of a
-// dat, so caches may keep them a year without asking again (contracts §2.1).
+// dat, so caches may keep them a year without asking again (docs/interfaces.md §2.1).
 const recordCacheControl = "public, max-age=31536000, immutable"
 
 // etagCacheMin is the size from which a record's ETag is remembered rather

@@ -1,4 +1,4 @@
-// Package server is the dat server of contracts §2: record bytes by id from a
+// Package server is the dat server of docs/interfaces.md §2: record bytes by id from a
 // portal and a cell source, id listings, and the page files of www/; and the
 // static export of §2.3 that any file host can serve in its place.
 package server
@@ -47,7 +47,7 @@ type Options struct {
 // count, has no meaning here.
 var exposeHeaders = []string{"ETag, X-Limit, X-Offset"}[:1:1]
 
-// Handler answers the routes of contracts §2. It is safe for concurrent use;
+// Handler answers the routes of docs/interfaces.md §2. It is safe for concurrent use;
 // the sources are treated as immutable while it serves.
 type Handler struct {
 	opt    Options
@@ -112,7 +112,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.RequestURI == "*" {
 		// "OPTIONS *" asks what the server as a whole allows. net/http
 		// answers it 200 itself unless NewHTTPServer turns that off; the
-		// answer is the one every other method gets (contracts §2.1).
+		// answer is the one every other method gets (docs/interfaces.md §2.1).
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method "+r.Method+" not allowed on *: the server is read-only (GET, HEAD)", http.StatusMethodNotAllowed)
 		return
@@ -170,7 +170,7 @@ func (h *Handler) records(w http.ResponseWriter, r *http.Request, d *db, rest []
 
 // preflight answers a CORS preflight (an OPTIONS carrying Origin and
 // Access-Control-Request-Method) for GET or HEAD with 204 and reports true.
-// contracts §2.1 makes every other method 405; a preflight is not a request
+// docs/interfaces.md §2.1 makes every other method 405; a preflight is not a request
 // for the resource but the browser asking permission, and a page that adds a
 // header of its own (If-None-Match, Range) to a cross-origin fetch needs one.
 // Simple GETs, which the ambient client makes, need none.

@@ -40,7 +40,7 @@ var contentTypes = map[string]string{
 	".md":   "text/plain; charset=utf-8",
 }
 
-// compressible are the extensions worth gzipping (contracts §2.2 names
+// compressible are the extensions worth gzipping (docs/interfaces.md §2.2 names
 // .wasm .js .html .css); images and audio are compressed already.
 var compressible = map[string]bool{
 	".wasm": true, ".js": true, ".mjs": true, ".html": true, ".css": true,

@@ -14,7 +14,7 @@ import (
 	"acambient/core/mix"
 )
 
-// Audio output. The mixer is the one clock (architecture.md): before the
+// Audio output. The mixer is the one clock (docs/architecture.md §4.2): before the
 // user's first gesture lets Web Audio run, a pump reads it at real-time
 // pace into nothing, so the engine lives (the page shows instances and
 // loads) while silent; start hands the same mixer to oto/v2, and the
@@ -25,7 +25,7 @@ import (
 // ScriptProcessorHandler double-buffers: the first event fires once one
 // buffer has played, and its output plays in the next), 341 ms of silence
 // at 8192 frames; a smaller buffer clicks under main-thread load
-// (browser-testing.md §5). So the page makes its AudioContext at load
+// (docs/browser-testing.md §5). So the page makes its AudioContext at load
 // (its constructor takes tens to hundreds of ms; made without a gesture it
 // waits, suspended), the pump keeps the lead-in and oto's first read-ahead
 // mixed in advance (mix.Ahead; once the stream has sounded: silence is as
@@ -40,7 +40,7 @@ const (
 	sampleRate = 48000
 	// spFrames is the ScriptProcessor's buffer: 8192 frames (171 ms) is the
 	// size that had no dropouts with the main thread busy 45 of every 50 ms
-	// (browser-testing.md §5); 2048 clicks under load.
+	// (docs/browser-testing.md §5); 2048 clicks under load.
 	spFrames = 8192
 	// playerFrames is oto's read-ahead of the mixer, what the heard audio
 	// lags the engine's clock by on top of the ScriptProcessor's buffer. Each
@@ -79,7 +79,7 @@ func newAudioOut(m *mix.Mixer) *audioOut {
 }
 
 // Read is oto's source: the mixer, under the lock the pump shares. A panic
-// in the mixer (a bug) must not take the page down with it (architecture.md:
+// in the mixer (a bug) must not take the page down with it (docs/architecture.md §4.5:
 // no panic crosses into JS): the output goes silent and the console says why.
 func (a *audioOut) Read(p []byte) (n int, err error) {
 	a.mu.Lock()
@@ -135,7 +135,7 @@ func (a *audioOut) start(ac js.Value) error {
 	if a.ctx == nil {
 		// oto truncates BufferSize to bytes; round the duration up so that
 		// 8192 frames do not become 8191 (createScriptProcessor wants a
-		// power of two; browser-testing.md §5).
+		// power of two; docs/browser-testing.md §5).
 		bytesPerSec := int64(sampleRate * 2 * 4)
 		d := time.Duration((int64(spFrames*2*4)*int64(time.Second) + bytesPerSec - 1) / bytesPerSec)
 		var li *leadIn

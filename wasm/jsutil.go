@@ -48,7 +48,7 @@ func jsError(v js.Value) error {
 }
 
 // fn wraps a synchronous API method: a Go panic becomes a returned JS Error,
-// never a crash of the program (architecture.md: no panic crosses into JS).
+// never a crash of the program (docs/architecture.md §4.5: no panic crosses into JS).
 func fn(name string, f func(args []js.Value) (any, error)) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
 		defer func() {

@@ -1,10 +1,10 @@
-// Types of www/ambient.js (contracts §3).
+// Types of www/ambient.js (docs/interfaces.md §3).
 
-/** An id as contracts print it: "0x" and 8 uppercase hex digits. */
+/** An id as docs/interfaces.md §0 prints it: "0x" and 8 uppercase hex digits. */
 export type Hex = string;
 
 export interface LoadOptions {
-  /** Base URL of a dat server or a static export (contracts §2); "" = this page's own. Any origin (CORS). */
+  /** Base URL of a dat server or a static export (docs/interfaces.md §2); "" = this page's own. Any origin (CORS). */
   server?: string;
   /** URL of ambient.wasm; default: next to ambient.js. */
   wasm?: string;
@@ -18,7 +18,7 @@ export interface LoadOptions {
   api?: "acdatservice";
 }
 
-/** Landblock-local position (contracts §1.2). */
+/** Landblock-local position (docs/interfaces.md §1.2). */
 export interface LocalPosition {
   objcellId: number | Hex;
   x: number;
@@ -31,7 +31,7 @@ export type PositionInput =
   | LocalPosition
   | { X: number; Y: number; Z?: number } // global metres; no Z = terrain height
   | { ns: number; ew: number } // map coordinates, north and east positive
-  | string // a POS of contracts §1.1 or a pasted /loc line
+  | string // a POS of docs/interfaces.md §1.1 or a pasted /loc line
   | { objcellId?: number; objCellId?: number; frame: { origin: { x: number; y: number; z: number } } }; // ACPosition-like
 
 export interface CameraInput extends LocalPosition {
@@ -58,7 +58,7 @@ export interface DirBand {
   max: number;
 }
 
-/** An ambient sound instance (contracts §1.2). */
+/** An ambient sound instance (docs/interfaces.md §1.2). */
 export interface Sound {
   stbIndex: number;
   stbId: Hex;
@@ -73,7 +73,7 @@ export interface Sound {
   dirs: DirBand[];
 }
 
-/** A play event (contracts §1.3). */
+/** A play event (docs/interfaces.md §1.3). */
 export interface PlayEvent {
   t: number;
   event: "play";
@@ -128,7 +128,7 @@ export interface CellWeight {
 export interface Loading {
   /** Records fetched for the ambience (map tiles not counted). */
   records: number;
-  /** Same as records (contracts §3's name). */
+  /** Same as records (docs/interfaces.md §3's name). */
   done: number;
   bytes: number;
   failed: number;
@@ -281,7 +281,7 @@ export interface AmbientError extends Error {
 export type LandblockPresence = "present" | "absent" | "unknown";
 
 /**
- * What the page plays, in words (contracts §3.3), at most one a second, and
+ * What the page plays, in words (docs/interfaces.md §3.3), at most one a second, and
  * only while the audio is heard. A "bed" when a rebuild changes the
  * continuous sounds around the listener; a "call" for an audible one-shot,
  * the loudest of its second.

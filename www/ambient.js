@@ -1,5 +1,5 @@
 // ambient.js: Asheron's Call's retail ambient sound in any web page
-// (contracts §3). An ES module needing only geo.js beside it: it runs the
+// (docs/interfaces.md §3). An ES module needing only geo.js beside it: it runs the
 // Go core (ambient.wasm, next to this file by default) and talks to it.
 //
 //   import { AmbientAudio } from "./ambient.js";
@@ -435,7 +435,7 @@ const num = (v) => {
   return String(n);
 };
 
-// toPOS turns the position forms of contracts §3 into a POS string (§1.1).
+// toPOS turns the position forms of docs/interfaces.md §3 into a POS string (§1.1).
 function toPOS(p) {
   if (typeof p === "string") return p;
   if (!p || typeof p !== "object") throw new Error("ambient: position: want an object or a string");

@@ -1,4 +1,4 @@
-// Types of leaflet-ambient.js (contracts §4). The map and the engine are typed
+// Types of leaflet-ambient.js (docs/interfaces.md §4). The map and the engine are typed
 // by the members the binding uses, so a Leaflet L.Map (from @types/leaflet or
 // not) and an AmbientAudio of ambient.js both fit without importing either.
 

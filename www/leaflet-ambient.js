@@ -1,4 +1,4 @@
-// leaflet-ambient.js: a Leaflet map of Dereth drives AmbientAudio (contracts §4).
+// leaflet-ambient.js: a Leaflet map of Dereth drives AmbientAudio (docs/interfaces.md §4).
 //
 //   import { bindLeaflet } from "./leaflet-ambient.js";
 //   const unbind = bindLeaflet(map, amb, { follow: "cursor" }); // or "click", "center"

@@ -9,7 +9,7 @@
 //
 //   - ready: navigation → the page asks for the click;
 //   - first sound: navigation → the first non-zero sample at the Web Audio
-//     destination (the probe of browser-testing.md §4);
+//     destination (the probe of docs/browser-testing.md §4);
 //   - bytes on the wire before that sample (CDP Network.dataReceived and
 //     loadingFinished, encoded bytes, headers included);
 //   - everything loaded: navigation → the last request of the ring's load;

@@ -240,7 +240,7 @@ class Req {
 await main();
 
 function probeSource() {
-  // Runs before any page script (browser-testing.md §4): taps what reaches
+  // Runs before any page script (docs/browser-testing.md §4): taps what reaches
   // the destination, and notes, on the page's clock, when the page asks for
   // the click, the click, the audio context's steps and the first non-zero
   // sample.

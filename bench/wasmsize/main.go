@@ -202,7 +202,7 @@ type module struct {
 	names int // the "name" custom section
 }
 
-// parse reads a wasm module's sections (WebAssembly core spec §5.5): the
+// parse reads a wasm module's sections (the WebAssembly core specification, section 5.5, binary format): the
 // imports (functions are numbered imports first), the code bodies and the
 // function names.
 func parse(b []byte) (*module, error) {

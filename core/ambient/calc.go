@@ -6,7 +6,7 @@ import (
 	"acambient/core/world"
 )
 
-// Retail constants (runtime §1; .data addresses from the authoring note §4.2).
+// Retail constants (docs/retail.md §R1; .data addresses from docs/retail.md §A4.2).
 const (
 	minDist    float32 = 20.0  // Ambient::ambient_sound_min_dist   0x0081F148
 	minDistSq  float32 = 400.0 // Ambient::ambient_sound_min_dist_sq 0x0081F14C
@@ -21,7 +21,7 @@ const (
 	bandHalfWidth = minDist * 0.5
 	omniMin       = float32(5.0 - 1.0)
 	omniMax       = bandHalfWidth
-	// SoundManager (runtime §1): inverse square beyond 5 m (VOL_MIN_DIST_SQ
+	// SoundManager (docs/retail.md §R1): inverse square beyond 5 m (VOL_MIN_DIST_SQ
 	// 5·5), whole-dB steps as log2·6.0206, and nothing below VOL_MIN −50 dB.
 	volMinDistSq = 5.0 * 5.0
 	volMinDist   = 5.0
@@ -48,7 +48,7 @@ const (
 )
 
 // calcWeight is Ambient::CalcWeight (0x00550DD0, byte-verified in the
-// authoring note §4.2): 1 within 20 m, 400/d² out to 120 m, 0 beyond. d² is
+// docs/retail.md §A4.2): 1 within 20 m, 400/d² out to 120 m, 0 beyond. d² is
 // stored as a float before the compares, as retail does.
 func calcWeight(off world.Vec3) float32 {
 	d2 := float32(off.LenSq())

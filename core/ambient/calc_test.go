@@ -8,7 +8,7 @@ import (
 )
 
 func TestCalcWeight(t *testing.T) {
-	// Runtime §9: 1 within 20 m, 400/d² to 120 m, 0 beyond.
+	// docs/retail.md §R9: 1 within 20 m, 400/d² to 120 m, 0 beyond.
 	tests := []struct {
 		d    float32
 		want float32
@@ -37,7 +37,7 @@ func TestCalcWeight(t *testing.T) {
 	}
 }
 
-// TestAddSoundWeight: what AddSound adds for a cell (runtime §3): its
+// TestAddSoundWeight: what AddSound adds for a cell (docs/retail.md §R3): its
 // distance gate passes exactly 14400 m², then CalcWeight, z included.
 func TestAddSoundWeight(t *testing.T) {
 	for _, tt := range []struct {
@@ -62,7 +62,7 @@ func TestCalcDir(t *testing.T) {
 		x, y float32
 		want int
 	}{
-		// Runtime §9 vectors.
+		// docs/retail.md §R9 vectors.
 		{0, 20, dirN},
 		{30, 10, dirE},
 		{30, 16, dirNE},
@@ -114,7 +114,7 @@ func TestAttenuation(t *testing.T) {
 		gain    float64
 		ok      bool
 	}{
-		// Runtime §9, V = A = 1 (so v = A·V = 1).
+		// docs/retail.md §R9, V = A = 1 (so v = A·V = 1).
 		{"10 m", 10, 1, 1, -12, 0.25, true},                             // log2 .25 · 6.0206 = −12.04 → −12
 		{"50 m", 50, 1, 1, -40, 0.01, true},                             // −39.99999 → −40
 		{"94 m plays", 94, 1, 1, -50, 25.0 / (94 * 94), true},           // −50.97 → −50

@@ -1,6 +1,6 @@
 // Package ambient is the retail Asheron's Call ambient sound engine
-// (../../shared/spec/retail-ambient-authoring.md, retail-ambient-runtime.md;
-// the runtime note's §8 wins where they disagree): the gather of sound
+// (docs/retail.md;
+// §R8 and §R11 say which first reading wins): the gather of sound
 // instances from the land cells around the player on a cell change, the
 // play queue, placement, gain, pan and the voice pool.
 //
@@ -60,7 +60,7 @@ type Land interface {
 // Config holds the user's sound options and the random seed. Start from
 // DefaultConfig: the zero Config is muted and disabled.
 type Config struct {
-	Seed    uint32  // seeds both Random::rand (ran2) and the CRT rand() (contracts §1.3)
+	Seed    uint32  // seeds both Random::rand (ran2) and the CRT rand() (docs/interfaces.md §1.3)
 	Volume  float32 // the ambient slider A in [0, 1]
 	Enabled bool    // SoundManager::ambient_sounds_enabled
 	Mono    bool    // s_SoundFeatures == 1: retail pans only in stereo
@@ -80,7 +80,7 @@ type Engine struct {
 	volume  float32 // SoundManager::ambient_sound_volume
 	enabled bool    // SoundManager::ambient_sounds_enabled
 
-	tables  *Tables      // §3.11 chain with its tables, resolved once
+	tables  *Tables      // docs/dat-format.md §3.11 chain with its tables, resolved once
 	stbs    []stbState   // per region AmbientSTBDesc
 	heights [256]float32 // LandDefs::Land_Height_Table
 
@@ -194,7 +194,7 @@ func (e *Engine) Voices(now float64) []Voice {
 
 func (e *Engine) emit(ev Event) { *e.sink = append(*e.sink, ev) }
 
-// heightZ is the vertex height of a height byte (dat-format §6.4).
+// heightZ is the vertex height of a height byte (docs/dat-format.md §6.4).
 func (e *Engine) heightZ(h uint8) float32 { return e.heights[h] }
 
 // finiteKey guards the play queue: retail re-keys at now + interval, and a

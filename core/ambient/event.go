@@ -6,10 +6,10 @@ import (
 	"strconv"
 )
 
-// Kind is what an Event reports (contracts §1.3).
+// Kind is what an Event reports (docs/interfaces.md §1.3).
 type Kind string
 
-// Event kinds (contracts §1.3).
+// Event kinds (docs/interfaces.md §1.3).
 const (
 	KindPlay    Kind = "play"
 	KindSkip    Kind = "skip"
@@ -20,17 +20,17 @@ const (
 	KindRebuild Kind = "rebuild"
 )
 
-// Reason is why a fire was skipped (contracts §1.3).
+// Reason is why a fire was skipped (docs/interfaces.md §1.3).
 type Reason string
 
-// Skip reasons (contracts §1.3).
+// Skip reasons (docs/interfaces.md §1.3).
 const (
 	ReasonChance      Reason = "chance"      // IntermitSound::PlayNow's roll failed
 	ReasonProbability Reason = "probability" // the SoundTable entry's CRT rand() gate failed
 	ReasonCull        Reason = "cull"        // gain ≤ 0 or below −50 dB
 	ReasonNoWave      Reason = "noWave"      // no entry for the stype, a 0 wave id, or the wave missing/undecodable
 	ReasonNoTable     Reason = "noTable"     // the STB's SoundTable is not loaded
-	ReasonVoices      Reason = "voices"      // all 16 voices busy, none of lower priority: PlaySoundInternal drops it (an extension of §1.3's list)
+	ReasonVoices      Reason = "voices"      // all 16 voices busy, none of lower priority: PlaySoundInternal drops it (an extension of docs/interfaces.md §1.3's list)
 	// ReasonLoading: the wave is still on its way (a WaveLoader library: the
 	// page's progressive start, docs/divergences.md). Never in trace,
 	// render or gather, whose tables come with their waves.
@@ -54,18 +54,18 @@ type Event struct {
 	Dir        int     // direction band 1..8, 0 for a centred play
 	Dist       float64 // metres; 0 for a centred play
 	Reason     Reason  // KindSkip only
-	// Rebuild only (contracts §1.3 "rebuild").
+	// Rebuild only (docs/interfaces.md §1.3 "rebuild").
 	ObjCellID  uint32
 	Outdoorish bool
 	Total      float32 // total_sound_count
 	Instances  int
 	// Slot is the voice (0..15) a play took, or a steal cut; −1 for other
-	// kinds. Not part of the trace line (contracts §1.3); a mixer keys its
+	// kinds. Not part of the trace line (docs/interfaces.md §1.3); a mixer keys its
 	// voices by it, one to one with the engine's pool.
 	Slot int
 }
 
-// MarshalJSON writes exactly the keys contracts §1.3 lists for the event's
+// MarshalJSON writes exactly the keys docs/interfaces.md §1.3 lists for the event's
 // kind, ids as "0x%08X" and numbers as plain decimals.
 func (ev Event) MarshalJSON() ([]byte, error) {
 	for _, v := range [...]float64{ev.T, ev.Gain, ev.Dist} {

@@ -91,7 +91,7 @@ func (e *Engine) initSounds(player world.Position) {
 // (0x00504F90: ix − mid_radius is the east offset, dir E when positive) and it
 // indexes land_blocks[iy + ix·mid_width], the same x-major layout that
 // get_block_order and ACE's LScape use. The printed names "by"/"bx" in the
-// authoring note are swapped, as in its cell loop (dat-format §6.3): the walk
+// decompile (docs/retail.md §A4.1) are swapped, as in its cell loop (docs/dat-format.md §6.3): the walk
 // is west→east columns, south→north within each column.
 func (e *Engine) addLandscape() {
 	if e.land == nil {

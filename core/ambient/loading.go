@@ -67,7 +67,7 @@ func (e *Engine) startArrived(now float64) {
 // nearest band); then every other wave of those tables (the last of two or
 // more variants, never picked; other sound types). GetSound picks
 // trunc((N−1)·RollDice(0, 1)), so of N ≥ 2 variants the first N−1 can be
-// picked (runtime §5). Each wave is listed once.
+// picked (docs/retail.md §R5). Each wave is listed once.
 func (e *Engine) HearingOrder() []uint32 {
 	type cand struct {
 		n     int

@@ -27,7 +27,7 @@ func (e *Engine) UseTime(now float64) []Event {
 // queue until a rebuild plays it again. Otherwise it may fire and is always
 // re-keyed at now + GetPlayInterval, relative to now rather than to its old
 // key. Random::rand draws happen in the order PlayNow → GetSoundPos (3) →
-// variant → (CRT gate) → interval (runtime §4).
+// variant → (CRT gate) → interval (docs/retail.md §R4).
 func (e *Engine) play(now float64, n int32) {
 	in := &e.sounds[n]
 	st := &e.stbs[in.stb]
@@ -53,7 +53,7 @@ func (e *Engine) play(now float64, n int32) {
 }
 
 // playNow is IntermitSound::PlayNow (0x00550FA0): RollDice(0, 1) ≤
-// play_chance. ConstantSound::PlayNow is folded onto a "return 1" (runtime §2).
+// play_chance. ConstantSound::PlayNow is folded onto a "return 1" (docs/retail.md §R2).
 func (e *Engine) playNow(in *instance) bool {
 	if in.constant {
 		return true
@@ -165,7 +165,7 @@ func (e *Engine) playAmbient(now float64, in *instance, st *stbState, pos world.
 // pickVariant is SoundManager::GetSound's entry pick: trunc((N − 1)·
 // RollDice(0, 1)). RollDice draws even when N = 1 (its bounds 0 and 1
 // differ), and the last of N ≥ 2 entries is never chosen, since rand() < 1
-// (runtime §5).
+// (docs/retail.md §R5).
 func (e *Engine) pickVariant(n int) int {
 	return int(uint64(float64(n-1) * e.rand.rollDice(0, 1)))
 }

@@ -16,7 +16,7 @@ type stbState struct {
 }
 
 // sceneOrdinals is the 5-bit range of a terrain word's scene ordinal (w >> 11)
-// and terrainTypes the 5-bit range of its type ((w >> 2) & 0x1F), spec §6.2.
+// and terrainTypes the 5-bit range of its type ((w >> 2) & 0x1F), docs/dat-format.md §6.2.
 const (
 	terrainTypes  = 32
 	sceneOrdinals = 32
@@ -26,16 +26,16 @@ const (
 // NoSTB marks a (terrain type, scene ordinal) of Chain that names no sound set.
 const NoSTB = -1
 
-// Chain is the §3.11 chain resolved for every terrain word: Chain[type][ordinal]
+// Chain is the docs/dat-format.md §3.11 chain resolved for every terrain word: Chain[type][ordinal]
 // is an index into the region's SoundDesc, or NoSTB.
 type Chain = [terrainTypes][sceneOrdinals]int32
 
-// ResolveChain precomputes the §3.11 chain (dat.Region.STBDesc) for every
+// ResolveChain precomputes the docs/dat-format.md §3.11 chain (dat.Region.STBDesc) for every
 // (terrain type, scene ordinal) a terrain word can hold, so that
 // CTerrainDesc::GetSTBDesc (0x00502400) becomes one table lookup per cell.
 // 0xFFFFFFFF and any out-of-range index are "none" at every hop; retail
 // resolves the indices to pointers at CRegionDesc::UnPack (0x004FF440)
-// without a bounds check (dat-format §10.9).
+// without a bounds check (docs/dat-format.md §10.9).
 func ResolveChain(r *dat.Region) (chain Chain) {
 	for t := range chain {
 		for s := range chain[t] {

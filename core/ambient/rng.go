@@ -1,6 +1,6 @@
 package ambient
 
-// The engine's two random sources, as retail has them (runtime §7).
+// The engine's two random sources, as retail has them (docs/retail.md §R7).
 
 // ran2 is retail Random::rand (0x0042C4C0): Numerical Recipes ran2, two
 // L'Ecuyer generators combined through a 32-entry Bays–Durham shuffle.
@@ -84,7 +84,7 @@ func lecuyer(v, a, q, rem, m int32) int32 {
 
 // crtRand is the MSVC C runtime rand(): a 32-bit LCG whose bits 16–30 are
 // the result. Retail seeds it with time(0) in SoundManager::Init (0x00550640)
-// and uses it only for a SoundTable entry's probability gate (runtime §5).
+// and uses it only for a SoundTable entry's probability gate (docs/retail.md §R5).
 type crtRand struct{ state uint32 }
 
 func (c *crtRand) next() int {

@@ -5,7 +5,7 @@ import (
 	"acambient/core/world"
 )
 
-// State is the engine after its last rebuild, in the shape of contracts §1.2.
+// State is the engine after its last rebuild, in the shape of docs/interfaces.md §1.2.
 type State struct {
 	Player            world.Position `json:"player"` // Ambient::player_pos of the last rebuild
 	Outdoorish        bool           `json:"outdoorish"`

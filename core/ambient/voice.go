@@ -7,7 +7,7 @@ import (
 
 // numVoices is SoundManager's pool: 16 playing_sounds_ slots used round-robin
 // from curr_playing_buffer_ (SoundManager::PlaySoundInternal 0x0054FEC0,
-// runtime §1 and §5).
+// docs/retail.md §R1 and §R5).
 const numVoices = 16
 
 // voicePool is SoundManager::PlaySoundInternal's slot choice (0x0054FEC0),
@@ -26,7 +26,7 @@ const numVoices = 16
 // The priority is the SoundBufRef's data_.priority_, which only the
 // SoundData constructor (0x00551CB0) writes, as 0 — so on the ambient path
 // step 2 never fires and a 17th concurrent sound is dropped, not the oldest
-// cut (runtime §5 inferred a steal; see docs/divergences.md, spec notes).
+// cut (a first reading inferred a steal, docs/retail.md §R12; see docs/divergences.md, "Where we read retail differently from the specs").
 type voicePool struct {
 	slots  [numVoices]voice
 	cursor int

@@ -1,6 +1,6 @@
 // Package audio turns the Waves of the portal dat into PCM and writes WAV
 // files. It knows WAVEFORMATEX and the codecs retail waves use (spec
-// dat-format.md §5): linear PCM, MS-ADPCM, IMA ADPCM and MPEG layer 3, and it
+// docs/dat-format.md §5): linear PCM, MS-ADPCM, IMA ADPCM and MPEG layer 3, and it
 // knows nothing else about dats.
 //
 // Retail hands every non-PCM wave to MSACM, which converts it to PCM when the

@@ -12,7 +12,7 @@ import (
 )
 
 // MPEG audio layer 3 (WAVE_FORMAT_MPEGLAYER3, 0x0055). Retail waves of this
-// tag carry raw MPEG frames in their data (spec §5 [P]); the header's
+// tag carry raw MPEG frames in their data (docs/dat-format.md §5 [P]); the header's
 // MPEGLAYER3WAVEFORMAT extra describes the stream but a decoder needs none of
 // it, so the frames themselves decide rate and channel count.
 //

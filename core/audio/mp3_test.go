@@ -100,7 +100,7 @@ func TestDecodeMP3RefusesMPEG25(t *testing.T) {
 }
 
 // mp3Format is the MPEGLAYER3WAVEFORMAT a retail wave of a raw lame stream
-// carries (dat-format §5, H = 30): block align 1, 0 bits per sample, then
+// carries (docs/dat-format.md §5, H = 30): block align 1, 0 bits per sample, then
 // wID 1, fdwFlags 0, nBlockSize (the unpadded frame length: 144 or, for
 // MPEG-2's half frames, 72 bytes per kbit/s per kHz), nFramesPerBlock 1 and
 // nCodecDelay 1105 (lame's 576 + 529).

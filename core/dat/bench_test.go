@@ -6,7 +6,7 @@ import (
 )
 
 // Decode throughput on records sized like EoR's: a region with 37 STBs, 32
-// terrain types and 20 day groups (spec §3.5, §3.6; HB counts), a 50-child
+// terrain types and 20 day groups (docs/dat-format.md §3.5, §3.6; HB counts), a 50-child
 // SoundTable, a 100 KB wave, a landblock and an envcell.
 
 func benchRegion() *Region {

@@ -51,7 +51,7 @@ func put32(b []byte, off int, v uint32) []byte {
 }
 
 func TestBuilderPString(t *testing.T) {
-	// "Dereth" at 0x0C: u16 6 + 6 bytes ends at 0x14 with no pad (spec §3.1);
+	// "Dereth" at 0x0C: u16 6 + 6 bytes ends at 0x14 with no pad (docs/dat-format.md §3.1);
 	// "P.Y." from 0x14 ends at 0x1A and pads 2 bytes to 0x1C.
 	var w builder
 	w.u32(0, 0, 0)

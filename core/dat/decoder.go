@@ -33,7 +33,7 @@ type frame struct {
 }
 
 // newDecoder starts a record and checks its DID against the requested id
-// (spec §1.5: the client verifies DID == requested id).
+// (docs/dat-format.md §1.5: the client verifies DID == requested id).
 // It returns a value so that the decoder lives on the caller's stack.
 func newDecoder(kind Kind, id uint32, b []byte) decoder {
 	d := decoder{kind: kind, id: id, b: b}
@@ -152,7 +152,7 @@ func (d *decoder) count(what string, minSize int) int {
 }
 
 // pad4 skips to the next offset that is a multiple of 4 from the record's
-// first byte (spec §1.5) and returns the skipped bytes.
+// first byte (docs/dat-format.md §1.5) and returns the skipped bytes.
 func (d *decoder) pad4() []byte {
 	return d.take((4 - d.off&3) & 3)
 }

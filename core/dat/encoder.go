@@ -37,7 +37,7 @@ func (e *encoder) count(n int) { e.u32(uint32(n)) }
 // padLen is how many pad bytes pad4 needs at the current offset.
 func (e *encoder) padLen() int { return (4 - len(e.b)&3) & 3 }
 
-// pad4 writes zero padding to the next multiple of 4 (spec §1.5: pad bytes are zero).
+// pad4 writes zero padding to the next multiple of 4 (docs/dat-format.md §1.5: pad bytes are zero).
 func (e *encoder) pad4() {
 	for n := e.padLen(); n > 0; n-- {
 		e.b = append(e.b, 0)

@@ -1,9 +1,9 @@
 package dat
 
-// envCellPrefixSize is the part of an EnvCell the ambient engine reads (spec §7).
+// envCellPrefixSize is the part of an EnvCell the ambient engine reads (docs/dat-format.md §7).
 const envCellPrefixSize = 16
 
-// DecodeEnvCell decodes an EnvCell record's prefix (spec §7): DID, flags,
+// DecodeEnvCell decodes an EnvCell record's prefix (docs/dat-format.md §7): DID, flags,
 // cell id, surface/portal/visible-cell counts. The rest of the record
 // (surfaces, portals, statics) is kept verbatim in Rest; the cell id is kept
 // as stored even when it differs from the DID, since retail's

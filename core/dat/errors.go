@@ -10,7 +10,7 @@ var (
 	// ErrTruncated: the record ends before a field, or a count promises more
 	// elements than the bytes left could hold.
 	ErrTruncated = errors.New("record truncated")
-	// ErrTrailingBytes: parsing ended before the last byte (spec §1.5: parsing
+	// ErrTrailingBytes: parsing ended before the last byte (docs/dat-format.md §1.5: parsing
 	// must consume exactly all bytes).
 	ErrTrailingBytes = errors.New("trailing bytes after record")
 	// ErrIDMismatch: the record's DID differs from the id it was asked for.

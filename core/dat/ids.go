@@ -5,9 +5,9 @@ import (
 	"strconv"
 )
 
-// Well-known ids and ranges (spec §1.6).
+// Well-known ids and ranges (docs/dat-format.md §1.6).
 const (
-	RegionID      = 0x13000000 // Dereth; enum-mapped, not 0x13000000+number (spec §3)
+	RegionID      = 0x13000000 // Dereth; enum-mapped, not 0x13000000+number (docs/dat-format.md §3)
 	IterationID   = 0xFFFF0001 // iteration list, in every dat, no DID prefix
 	LandBlockLow  = 0xFFFF
 	LandInfoLow   = 0xFFFE
@@ -55,7 +55,7 @@ func CellKind(id uint32) Kind {
 	return KindUnknown
 }
 
-// ParseID reads a record id, as contracts §0 asks of input ids: decimal, or
+// ParseID reads a record id, as docs/interfaces.md §0 asks of input ids: decimal, or
 // hex after "0x" or "0X" with digits in any case; the full unsigned 32-bit
 // range. It is the one id parser: of the command line, JSON positions, the
 // server's URL segments and the listings the HTTP source reads. Like the

@@ -2,11 +2,11 @@ package dat
 
 import "encoding/json"
 
-// LandBlockSize is the stored size of every CellLandblock (spec §6.1): DID,
+// LandBlockSize is the stored size of every CellLandblock (docs/dat-format.md §6.1): DID,
 // has_objects, 81 terrain words, 81 height bytes, 1 pad byte.
 const LandBlockSize = 4 + 4 + 81*2 + 81 + 1
 
-// DecodeLandBlock decodes a CellLandblock record (spec §6.1), exactly 252 bytes.
+// DecodeLandBlock decodes a CellLandblock record (docs/dat-format.md §6.1), exactly 252 bytes.
 func DecodeLandBlock(id uint32, b []byte) (*LandBlock, error) {
 	d := newDecoder(KindLandBlock, id, b)
 	l := &LandBlock{ID: DID(id)}
@@ -55,7 +55,7 @@ type landBlockVertex struct {
 }
 
 // MarshalJSON adds to the stored arrays a "vertices" list, in storage order
-// (index 9·x + y, spec §6.3), with each terrain word split into its fields.
+// (index 9·x + y, docs/dat-format.md §6.3), with each terrain word split into its fields.
 func (l LandBlock) MarshalJSON() ([]byte, error) {
 	type stored LandBlock // the same fields without this method
 	v := struct {

@@ -9,9 +9,9 @@ import (
 func TestLandBlockVector(t *testing.T) {
 	b := landBlockBytes()
 	if len(b) != LandBlockSize || LandBlockSize != 252 {
-		t.Fatalf("fixture %d bytes, LandBlockSize %d; spec §6.1 says 252", len(b), LandBlockSize)
+		t.Fatalf("fixture %d bytes, LandBlockSize %d; docs/dat-format.md §6.1 says 252", len(b), LandBlockSize)
 	}
-	// Spec §6.1 offsets: terrain at 8, heights at 170, pad at 251.
+	// docs/dat-format.md §6.1 offsets: terrain at 8, heights at 170, pad at 251.
 	if b[8] != 0x34 || b[9] != 0x48 || b[170] != 120 || b[170+40] != 93 {
 		t.Fatalf("fixture layout off")
 	}

@@ -1,7 +1,7 @@
 package dat
 
-// Display names of the Sound enum (spec §9.1) and the 5-bit terrain types
-// (spec §9.2), for tools and the page. Prefer a Region's own terrain_name.
+// Display names of the Sound enum (docs/dat-format.md §9.1) and the 5-bit terrain types
+// (docs/dat-format.md §9.2), for tools and the page. Prefer a Region's own terrain_name.
 
 import "fmt"
 

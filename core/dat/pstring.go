@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// PStrings (spec §2, AC1Legacy form): u16 len; if len == 0xFFFF a u32 len
+// PStrings (docs/dat-format.md §2, AC1Legacy form): u16 len; if len == 0xFFFF a u32 len
 // follows; then len bytes of Windows-1252 text; then pad4 relative to the
 // record's first byte. Retail quirk (cWObjHierNode.c): len 1 with the single
 // byte 0x00 is the empty string.

@@ -1,15 +1,15 @@
 package dat
 
 // Hand-built fixtures for SoundTable, Wave, LandBlock and EnvCell shaped
-// after the EoR test vectors of spec §4–§7.
+// after the EoR test vectors of docs/dat-format.md §4–§7.
 
 const (
-	shieldUp    = 0x58 // Sound enum, spec §9.1
+	shieldUp    = 0x58 // Sound enum, docs/dat-format.md §9.1
 	enchantDown = 0x5B
 	swoosh2     = 0x1F
 )
 
-// soundTable1Bytes is shaped like EoR 0x20000001 (spec §4): root hash 0, one
+// soundTable1Bytes is shaped like EoR 0x20000001 (docs/dat-format.md §4): root hash 0, one
 // placeholder record {0, 0, 1, 1}, 52 children in a scrambled (hash-bucket
 // like) key order 0x50 + 7i mod 52, each with one record and no children.
 func soundTable1Bytes() []byte {
@@ -75,7 +75,7 @@ func nestedSoundTableBytes(depth int) []byte {
 	return w.b
 }
 
-// pcmWaveBytes is shaped like EoR 0x0A000002 (spec §5): H = 18, D = 7046,
+// pcmWaveBytes is shaped like EoR 0x0A000002 (docs/dat-format.md §5): H = 18, D = 7046,
 // PCM mono 22050 Hz 16-bit.
 func pcmWaveBytes() []byte {
 	var w builder
@@ -89,7 +89,7 @@ func pcmWaveBytes() []byte {
 	return w.b
 }
 
-// mp3WaveBytes has the 30-byte MPEGLAYER3WAVEFORMAT header spec §5 expects
+// mp3WaveBytes has the 30-byte MPEGLAYER3WAVEFORMAT header docs/dat-format.md §5 expects
 // (cbSize 12: wID, fdwFlags, nBlockSize, nFramesPerBlock, nCodecDelay).
 func mp3WaveBytes() []byte {
 	var w builder
@@ -106,7 +106,7 @@ func mp3WaveBytes() []byte {
 	return w.b
 }
 
-// landBlockBytes is shaped like EoR 0x9AB1FFFF (spec §6): has_objects 0,
+// landBlockBytes is shaped like EoR 0x9AB1FFFF (docs/dat-format.md §6): has_objects 0,
 // terrain[0] = 0x4834, [1] = 0x6824, [80] = 0x5834, heights 120, 139, 93,
 // 93, 110 at 0, 1, 40, 79, 80; other entries are filler.
 func landBlockBytes() []byte {
@@ -142,7 +142,7 @@ func landBlockBytes() []byte {
 	return w.b
 }
 
-// envCellBytes is shaped like EoR 0x7D64010D (spec §7): flags 0x3, then the
+// envCellBytes is shaped like EoR 0x7D64010D (docs/dat-format.md §7): flags 0x3, then the
 // repeated cell id, counts, and an opaque tail.
 func envCellBytes() []byte {
 	var w builder

@@ -1,9 +1,9 @@
 package dat
 
-// RegionVersion is the only version CRegionDesc::UnPack accepts (spec §3.1).
+// RegionVersion is the only version CRegionDesc::UnPack accepts (docs/dat-format.md §3.1).
 const RegionVersion = 3
 
-// DecodeRegion decodes a Region record (spec §3): DID, region number,
+// DecodeRegion decodes a Region record (docs/dat-format.md §3): DID, region number,
 // version, name, LandDefs, GameTime, parts_mask, then Sky, Sound, Scene
 // (each iff its mask bit), Terrain (always) and Misc (iff its bit), ending
 // exactly at the record's end.
@@ -25,7 +25,7 @@ func DecodeRegion(id uint32, b []byte) (*Region, error) {
 	d.leave()
 	r.PartsMask = d.u32()
 
-	// On-disk order is Sky, Sound, Scene, Terrain, Misc (spec §3.1, §10.6),
+	// On-disk order is Sky, Sound, Scene, Terrain, Misc (docs/dat-format.md §3.1, §10.6),
 	// not the order of the mask bits.
 	if r.PartsMask&PartSky != 0 {
 		r.SkyInfo = new(SkyDesc)
@@ -45,7 +45,7 @@ func DecodeRegion(id uint32, b []byte) (*Region, error) {
 		d.sceneDesc(r.SceneInfo)
 		d.leave()
 	}
-	// Terrain is read whatever bit 0x004 says: retail UnPack never tests it (spec §3.4).
+	// Terrain is read whatever bit 0x004 says: retail UnPack never tests it (docs/dat-format.md §3.4).
 	d.enter("terrain", -1)
 	d.terrainDesc(&r.TerrainInfo)
 	d.leave()
@@ -91,10 +91,10 @@ func (r *Region) Encode() []byte {
 	return e.b
 }
 
-// STBDesc follows the ambient resolution chain of spec §3.11 for a terrain
+// STBDesc follows the ambient resolution chain of docs/dat-format.md §3.11 for a terrain
 // word's type and scene ordinal: TerrainTypes[t].SceneTypes[s] → SceneTypes[i].STBIndex
 // → an index into SoundInfo.STBDescs. Retail checks no bound on either index
-// (spec §10.9); here 0xFFFFFFFF or an out-of-range index at any hop, or a
+// (docs/dat-format.md §10.9); here 0xFFFFFFFF or an out-of-range index at any hop, or a
 // missing Scene or Sound part, means no ambient sound set: ok is false.
 func (r *Region) STBDesc(terrainType, scene uint32) (stbIndex int, ok bool) {
 	types := r.TerrainInfo.TerrainTypes
@@ -116,10 +116,10 @@ func (r *Region) STBDesc(terrainType, scene uint32) (stbIndex int, ok bool) {
 	return int(stb), true
 }
 
-// HeightZ is the absolute z in metres of a landblock height byte (spec §6.4).
+// HeightZ is the absolute z in metres of a landblock height byte (docs/dat-format.md §6.4).
 func (r *Region) HeightZ(h uint8) float32 { return r.LandDefs.LandHeightTable[h] }
 
-// landDefs: 8 scalars and the 256-entry height table, 1056 bytes (spec §3.2).
+// landDefs: 8 scalars and the 256-entry height table, 1056 bytes (docs/dat-format.md §3.2).
 // The scalars are kept as stored although retail ignores them (LandDefs::get_vars
 // hardcodes 255, 255, 24, 8, 1, 200, 1000, 5).
 func (d *decoder) landDefs(l *LandDefs) {
@@ -150,7 +150,7 @@ func (e *encoder) landDefs(l *LandDefs) {
 	}
 }
 
-// gameTime (spec §3.3).
+// gameTime (docs/dat-format.md §3.3).
 func (d *decoder) gameTime(g *GameTime) {
 	g.ZeroTimeOfYear = d.f64()
 	g.ZeroYear = d.u32()
@@ -207,7 +207,7 @@ func (e *encoder) gameTime(g *GameTime) {
 	}
 }
 
-// regionMisc: 24 bytes (spec §3.10).
+// regionMisc: 24 bytes (docs/dat-format.md §3.10).
 func (d *decoder) regionMisc(m *RegionMisc) {
 	m.Version = d.u32()
 	m.GameMapID = d.did()

@@ -1,14 +1,14 @@
 package dat
 
-// Hand-built Region fixtures: bytes written field by field from spec §3 with
+// Hand-built Region fixtures: bytes written field by field from docs/dat-format.md §3 with
 // the builder, and the struct each must decode to.
 
 const regionID = 0x13000000
 
-// heightAt is the fixture's land height table; deliberately not 2·i (spec §3.2).
+// heightAt is the fixture's land height table; deliberately not 2·i (docs/dat-format.md §3.2).
 func heightAt(i int) float32 { return float32(i) * 2.5 }
 
-// regionHead writes DID through GameTime (spec §3.1–§3.3) and records where
+// regionHead writes DID through GameTime (docs/dat-format.md §3.1–§3.3) and records where
 // each part starts.
 func regionHead(w *builder, marks map[string]int) {
 	w.u32(regionID, 1, 3)
@@ -250,7 +250,7 @@ func terrainOnlyRegion(mask uint32) *Region {
 	return r
 }
 
-// palShiftRegionBytes: a legacy LandSurf (selector 1, spec §3.9 [P]).
+// palShiftRegionBytes: a legacy LandSurf (selector 1, docs/dat-format.md §3.9 [P]).
 func palShiftRegionBytes() []byte {
 	var w builder
 	regionHead(&w, map[string]int{})

@@ -1,6 +1,6 @@
 package dat
 
-// LandSurf (spec §3.9): a selector word, then TexMerge when it is 0 and the
+// LandSurf (docs/dat-format.md §3.9): a selector word, then TexMerge when it is 0 and the
 // legacy PalShift otherwise (retail CLandSurf::UnPack). Every selector value
 // decodes; only its zero-ness picks the payload, and it is kept as stored.
 
@@ -103,7 +103,7 @@ func (e *encoder) terrainAlphaMaps(m []TerrainAlphaMap) {
 }
 
 // palShift: u32 n; per entry a texture DID, s sub-palette pairs, r codes each
-// with s values, t terrain pairs (spec §3.9, RE CPalShift.c, [P]).
+// with s values, t terrain pairs (docs/dat-format.md §3.9, RE CPalShift.c, [P]).
 func (d *decoder) palShift(p *PalShift) {
 	p.Entries = make([]PalShiftEntry, d.count("entry", 4+4+4+4))
 	for i := range p.Entries {

@@ -1,13 +1,13 @@
 package dat
 
-// Sizes of the fixed sky structs (spec §3.5).
+// Sizes of the fixed sky structs (docs/dat-format.md §3.5).
 const (
 	skyObjectSize        = 36
 	skyTimeOfDayFixed    = 44 // before the replace count
 	skyObjectReplaceSize = 24
 )
 
-// skyDesc (spec §3.5). The pad4 after the two f64s is a no-op: everything
+// skyDesc (docs/dat-format.md §3.5). The pad4 after the two f64s is a no-op: everything
 // before it is a multiple of 4 from the DID.
 func (d *decoder) skyDesc(s *SkyDesc) {
 	s.TickSize = d.f64()

@@ -40,7 +40,7 @@ func (e *encoder) soundDesc(s *SoundDesc) {
 }
 
 // sceneDesc: retail's CRegionDesc::UnPack reads stb_index itself and
-// CSceneType::unpack the rest; the bytes are the same either way (spec §3.7).
+// CSceneType::unpack the rest; the bytes are the same either way (docs/dat-format.md §3.7).
 func (d *decoder) sceneDesc(s *SceneDesc) {
 	s.SceneTypes = make([]SceneType, d.count("scene type", 4+4))
 	for i := range s.SceneTypes {

@@ -9,7 +9,7 @@ import (
 
 func TestRegionFull(t *testing.T) {
 	b, marks := fullRegionBytes()
-	// Offsets spec §3.1 states for EoR-shaped regions.
+	// Offsets docs/dat-format.md §3.1 states for EoR-shaped regions.
 	for name, want := range map[string]int{"name": 0x0C, "landDefs": 0x14, "heightTable": 0x34, "gameTime": 0x434} {
 		if marks[name] != want {
 			t.Errorf("%s at 0x%X, spec says 0x%X", name, marks[name], want)
@@ -56,9 +56,9 @@ func TestRegionParts(t *testing.T) {
 		want *Region
 	}{
 		{"terrain only (0x004)", terrainOnlyRegionBytes(PartTerrain), terrainOnlyRegion(PartTerrain)},
-		// Retail reads terrain without testing bit 0x004 (spec §3.4).
+		// Retail reads terrain without testing bit 0x004 (docs/dat-format.md §3.4).
 		{"empty mask still has terrain", terrainOnlyRegionBytes(0), terrainOnlyRegion(0)},
-		// Bit 0x008 has no payload (spec §3.4).
+		// Bit 0x008 has no payload (docs/dat-format.md §3.4).
 		{"bit 0x008 reads nothing", terrainOnlyRegionBytes(0x00C), terrainOnlyRegion(0x00C)},
 		{"PalShift land surf", palShiftRegionBytes(), palShiftRegion()},
 	}
@@ -105,7 +105,7 @@ func TestRegionEncodeMaskRules(t *testing.T) {
 	}
 }
 
-// PString forms (spec §2): the region name at 0x0C is replaced by raw bytes
+// PString forms (docs/dat-format.md §2): the region name at 0x0C is replaced by raw bytes
 // that end 4-aligned, so the rest of the record is unchanged.
 func TestRegionPStringForms(t *testing.T) {
 	base := terrainOnlyRegionBytes(PartTerrain)
@@ -173,7 +173,7 @@ func TestRegionPStringRawSurvivesOtherEdits(t *testing.T) {
 	}
 }
 
-// Lengths ≥ 0xFFFF use the u32 escape (spec §2).
+// Lengths ≥ 0xFFFF use the u32 escape (docs/dat-format.md §2).
 func TestRegionLongPString(t *testing.T) {
 	r := terrainOnlyRegion(PartTerrain)
 	r.RegionName = strings.Repeat("a", 0x10001)

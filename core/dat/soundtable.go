@@ -3,7 +3,7 @@ package dat
 // MaxSoundNodeDepth bounds SoundTable nesting: the root is depth 0, its
 // children (the Sound enum entries) depth 1. Retail's SoundTableData::UnPack
 // recurses without a limit; EoR tables are 2 levels deep (every child has no
-// children, spec §4) and retail's Lookup never looks past depth 1, so 16
+// children, docs/dat-format.md §4) and retail's Lookup never looks past depth 1, so 16
 // accepts any plausible table while bounding the decoder's stack.
 const MaxSoundNodeDepth = 16
 
@@ -12,7 +12,7 @@ const (
 	soundNodeMinSize = 12 // hash_key and two zero counts
 )
 
-// DecodeSoundTable decodes a SoundTable record (spec §4): the DID and the
+// DecodeSoundTable decodes a SoundTable record (docs/dat-format.md §4): the DID and the
 // recursive root node. The trailing pad4 is always a no-op, every field being
 // 4 bytes.
 func DecodeSoundTable(id uint32, b []byte) (*SoundTable, error) {
@@ -48,7 +48,7 @@ func (t *SoundTable) Lookup(stype uint32) *SoundNode {
 
 // WaveIDs lists, once each in first-seen order, the waves a client can
 // play from the table: those of the root's direct children, the only nodes
-// Lookup reaches (spec §4). A wave id of 0 means none and is left out.
+// Lookup reaches (docs/dat-format.md §4). A wave id of 0 means none and is left out.
 func (t *SoundTable) WaveIDs() []uint32 {
 	var ids []uint32
 	seen := map[DID]bool{}

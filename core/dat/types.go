@@ -1,5 +1,5 @@
 // Package dat holds the record types of the retail Asheron's Call dats that the
-// ambient engine reads, and their byte codecs (../shared/spec/dat-format.md §2–§9).
+// ambient engine reads, and their byte codecs (docs/dat-format.md §2–§9).
 //
 // Every decoder takes the requested id and the record bytes exactly as the
 // container stores them (decompressed, starting at the DID) and consumes every
@@ -12,7 +12,7 @@ import (
 )
 
 // DID is a full 32-bit data id. It prints, and marshals to JSON, as "0x%08X"
-// (contracts §0: ids are uppercase 8-digit hex strings in output).
+// (docs/interfaces.md §0: ids are uppercase 8-digit hex strings in output).
 type DID uint32
 
 func (d DID) String() string { return fmt.Sprintf("0x%08X", uint32(d)) }
@@ -20,7 +20,7 @@ func (d DID) String() string { return fmt.Sprintf("0x%08X", uint32(d)) }
 // MarshalText makes DIDs print as "0x%08X" strings in JSON, also as map keys.
 func (d DID) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
-// UnmarshalText accepts decimal or 0x-hex in any case (contracts §0).
+// UnmarshalText accepts decimal or 0x-hex in any case (docs/interfaces.md §0).
 func (d *DID) UnmarshalText(b []byte) error {
 	v, err := ParseID(strings.TrimSpace(string(b)))
 	if err != nil {
@@ -30,7 +30,7 @@ func (d *DID) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ---- Region 0x13000000 (spec §3) ----
+// ---- Region 0x13000000 (docs/dat-format.md §3) ----
 
 // Region is CRegionDesc as packed on disk.
 type Region struct {
@@ -52,7 +52,7 @@ type Region struct {
 	rawStrings []rawPString
 }
 
-// parts_mask bits (spec §3.4).
+// parts_mask bits (docs/dat-format.md §3.4).
 const (
 	PartSound   = 0x001
 	PartScene   = 0x002
@@ -61,7 +61,7 @@ const (
 	PartMisc    = 0x200
 )
 
-// LandDefs is the 1056-byte block at region offset 0x14 (spec §3.2). Retail
+// LandDefs is the 1056-byte block at region offset 0x14 (docs/dat-format.md §3.2). Retail
 // ignores the eight scalars and keeps only the height table.
 type LandDefs struct {
 	NumBlockLength  int32        `json:"numBlockLength"`
@@ -75,7 +75,7 @@ type LandDefs struct {
 	LandHeightTable [256]float32 `json:"landHeightTable"`
 }
 
-// GameTime (spec §3.3).
+// GameTime (docs/dat-format.md §3.3).
 type GameTime struct {
 	ZeroTimeOfYear float64     `json:"zeroTimeOfYear"`
 	ZeroYear       uint32      `json:"zeroYear"`
@@ -102,7 +102,7 @@ type Season struct {
 	Name  string `json:"name"`
 }
 
-// SkyDesc (spec §3.5).
+// SkyDesc (docs/dat-format.md §3.5).
 type SkyDesc struct {
 	TickSize      float64    `json:"tickSize"`
 	LightTickSize float64    `json:"lightTickSize"`
@@ -152,7 +152,7 @@ type SkyObjectReplace struct {
 	MaxBright   float32 `json:"maxBright"`
 }
 
-// SoundDesc is the region's list of ambient sound sets (spec §3.6).
+// SoundDesc is the region's list of ambient sound sets (docs/dat-format.md §3.6).
 type SoundDesc struct {
 	STBDescs []AmbientSTBDesc `json:"stbDescs"`
 }
@@ -165,7 +165,7 @@ type AmbientSTBDesc struct {
 
 // AmbientSoundDesc is 20 bytes on disk; is_continuous is derived, not stored.
 type AmbientSoundDesc struct {
-	SType      uint32  `json:"stype"` // Sound enum (spec §9.1), key into the SoundTable
+	SType      uint32  `json:"stype"` // Sound enum (docs/dat-format.md §9.1), key into the SoundTable
 	Volume     float32 `json:"volume"`
 	BaseChance float32 `json:"baseChance"`
 	MinRate    float32 `json:"minRate"`
@@ -173,10 +173,10 @@ type AmbientSoundDesc struct {
 }
 
 // IsContinuous is retail's derivation at AmbientSTBDesc::UnPack 0x005519A9:
-// base_chance == 0.0 selects ConstantSound (authoring note §3.1, byte-verified).
+// base_chance == 0.0 selects ConstantSound (docs/retail.md §A3.1, byte-verified).
 func (a AmbientSoundDesc) IsContinuous() bool { return a.BaseChance == 0 }
 
-// SceneDesc (spec §3.7).
+// SceneDesc (docs/dat-format.md §3.7).
 type SceneDesc struct {
 	SceneTypes []SceneType `json:"sceneTypes"`
 }
@@ -190,7 +190,7 @@ type SceneType struct {
 // None is the "no index" sentinel of SceneType.STBIndex and TerrainType.SceneTypes.
 const None = 0xFFFFFFFF
 
-// TerrainDesc (spec §3.8).
+// TerrainDesc (docs/dat-format.md §3.8).
 type TerrainDesc struct {
 	TerrainTypes []TerrainType `json:"terrainTypes"`
 	LandSurf     LandSurf      `json:"landSurf"`
@@ -203,7 +203,7 @@ type TerrainType struct {
 	SceneTypes   []uint32 `json:"sceneTypes"`   // indices into SceneDesc.SceneTypes, 0xFFFFFFFF = none
 }
 
-// LandSurf (spec §3.9): Selector 0 → TexMerge follows, non-zero → PalShift.
+// LandSurf (docs/dat-format.md §3.9): Selector 0 → TexMerge follows, non-zero → PalShift.
 type LandSurf struct {
 	Selector uint32    `json:"selector"`
 	TexMerge *TexMerge `json:"texMerge,omitempty"`
@@ -246,7 +246,7 @@ type TerrainTex struct {
 	DetailTexGID    DID    `json:"detailTexGid"`
 }
 
-// PalShift is the legacy LandSurf payload (spec §3.9, [P]); EoR does not use it.
+// PalShift is the legacy LandSurf payload (docs/dat-format.md §3.9, [P]); EoR does not use it.
 type PalShift struct {
 	Entries []PalShiftEntry `json:"entries"`
 }
@@ -263,7 +263,7 @@ type PalCode struct {
 	Values []uint32 `json:"values"`
 }
 
-// RegionMisc (spec §3.10).
+// RegionMisc (docs/dat-format.md §3.10).
 type RegionMisc struct {
 	Version         uint32 `json:"version"`
 	GameMapID       DID    `json:"gameMapId"`
@@ -273,7 +273,7 @@ type RegionMisc struct {
 	ClearMonsterID  DID    `json:"clearMonsterId"`
 }
 
-// ---- SoundTable 0x20xxxxxx (spec §4) ----
+// ---- SoundTable 0x20xxxxxx (docs/dat-format.md §4) ----
 
 // SoundTable is the recursive tree of cstable.c. Retail looks up only the
 // root's direct children, keyed by Sound enum.
@@ -296,7 +296,7 @@ type SoundRecord struct {
 	Volume      float32 `json:"volume"`
 }
 
-// ---- Wave 0x0Axxxxxx (spec §5) ----
+// ---- Wave 0x0Axxxxxx (docs/dat-format.md §5) ----
 
 // Wave keeps its WAVEFORMATEX header bytes verbatim (any H ≥ 16) so that any
 // format tag round-trips; Format gives the parsed fields.
@@ -306,7 +306,7 @@ type Wave struct {
 	Data   []byte `json:"-"`
 }
 
-// WaveFormat is the parsed WAVEFORMATEX (spec §5).
+// WaveFormat is the parsed WAVEFORMATEX (docs/dat-format.md §5).
 type WaveFormat struct {
 	FormatTag      uint16 `json:"formatTag"`
 	Channels       uint16 `json:"channels"`
@@ -326,10 +326,10 @@ const (
 	FormatMP3     = 0x0055
 )
 
-// ---- LandBlock 0xXXYYFFFF (spec §6) ----
+// ---- LandBlock 0xXXYYFFFF (docs/dat-format.md §6) ----
 
 // LandBlock is the 252-byte CellLandblock: 9×9 terrain words and heights,
-// index 9·x + y with x east (major) and y north (minor), spec §6.3.
+// index 9·x + y with x east (major) and y north (minor), docs/dat-format.md §6.3.
 type LandBlock struct {
 	ID         DID        `json:"id"`
 	HasObjects uint32     `json:"hasObjects"` // bool32 as stored
@@ -338,7 +338,7 @@ type LandBlock struct {
 	Pad        uint8      `json:"-"` // the trailing pad4 byte, zero in retail; kept for exact encoding
 }
 
-// TerrainWord is one landblock vertex's terrain (spec §6.2).
+// TerrainWord is one landblock vertex's terrain (docs/dat-format.md §6.2).
 type TerrainWord uint16
 
 func (w TerrainWord) Road() uint32  { return uint32(w) & 0x3 }
@@ -351,7 +351,7 @@ func (l *LandBlock) Word(x, y int) TerrainWord { return TerrainWord(l.Terrain[9*
 // HeightAt is the height byte of vertex (x, y); z = LandHeightTable[HeightAt].
 func (l *LandBlock) HeightAt(x, y int) uint8 { return l.Height[9*x+y] }
 
-// ---- EnvCell 0xXXYY0100–0xXXYYFFFD (spec §7), prefix only ----
+// ---- EnvCell 0xXXYY0100–0xXXYYFFFD (docs/dat-format.md §7), prefix only ----
 
 // EnvCell holds the prefix the ambient engine needs; Rest keeps the remaining
 // bytes verbatim so the record re-encodes exactly.
@@ -365,7 +365,7 @@ type EnvCell struct {
 	Rest            []byte `json:"-"`
 }
 
-// EnvCell flag bits (spec §7).
+// EnvCell flag bits (docs/dat-format.md §7).
 const (
 	EnvCellSeenOutside       = 0x1
 	EnvCellHasStaticObjs     = 0x2

@@ -5,14 +5,14 @@ import (
 	"fmt"
 )
 
-// WAVEFORMATEX sizes (spec §5): the 16-byte WAVEFORMAT/PCMWAVEFORMAT core,
+// WAVEFORMATEX sizes (docs/dat-format.md §5): the 16-byte WAVEFORMAT/PCMWAVEFORMAT core,
 // and 18 once cbSize is present.
 const (
 	waveFormatSize   = 16
 	waveFormatExSize = 18
 )
 
-// DecodeWave decodes a Wave record (spec §5): DID, header size H, data size
+// DecodeWave decodes a Wave record (docs/dat-format.md §5): DID, header size H, data size
 // D, H header bytes (a bare WAVEFORMATEX), D data bytes, no padding. Any
 // format tag is accepted: what a tag means is the audio layer's business,
 // as retail hands every non-PCM wave to ACM. The header must hold the
@@ -56,7 +56,7 @@ func (w *Wave) Encode() []byte {
 }
 
 // PCMHeader is the 18-byte WAVEFORMATEX (cbSize 0) of linear PCM, the form
-// retail PCM waves take (spec §5: H = 18).
+// retail PCM waves take (docs/dat-format.md §5: H = 18).
 func PCMHeader(rate, channels, bits int) []byte {
 	align := channels * bits / 8
 	h := make([]byte, 18)

@@ -11,7 +11,7 @@ import (
 // The cottage in Holtburg's landblock 0xA9B4: a main room that sees
 // outdoors (retail's seen_outside: the outdoor ambience plays inside), a loft
 // that does too, and a cellar that does not (indoors, silence: retail has no
-// indoor ambience, authoring §5).
+// indoor ambience, docs/retail.md §A5).
 const (
 	cottageBlock = spots.CottageBlock
 	cellCottage  = spots.CellCottage

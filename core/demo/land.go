@@ -20,7 +20,7 @@ const (
 	vertsX, vertsY   = 8*blocksX + 1, 8*blocksY + 1
 )
 
-// Terrain types used (spec §9.2).
+// Terrain types used (docs/dat-format.md §9.2).
 const (
 	ttBarrenRock      = 0x00
 	ttGrassland       = 0x01
@@ -53,7 +53,7 @@ type vertex struct {
 	road      uint32
 }
 
-// word packs the terrain word (spec §6.2): road bits 0–1, type bits 2–6,
+// word packs the terrain word (docs/dat-format.md §6.2): road bits 0–1, type bits 2–6,
 // scene ordinal bits 11–15.
 func (v vertex) word() uint16 { return uint16(v.road | v.tt<<2 | v.scene<<11) }
 

@@ -11,7 +11,7 @@ const (
 	numScenes   = numSTBs + 1
 )
 
-// terrainNames are the 32 terrain types' names (spec §9.2).
+// terrainNames are the 32 terrain types' names (docs/dat-format.md §9.2).
 var terrainNames = [32]string{
 	"BarrenRock", "Grassland", "Ice", "LushGrass", "MarshSparseSwamp", "MudRichDirt",
 	"ObsidianPlain", "PackedDirt", "PatchyDirt", "PatchyGrassland", "SandYellow", "SandGrey",
@@ -83,20 +83,20 @@ func region(sound *dat.SoundDesc) *dat.Region {
 		Version:      dat.RegionVersion,
 		RegionName:   RegionName,
 		LandDefs: dat.LandDefs{
-			// The scalars retail hardcodes in LandDefs::get_vars (spec §3.2).
+			// The scalars retail hardcodes in LandDefs::get_vars (docs/dat-format.md §3.2).
 			NumBlockLength: 255, NumBlockWidth: 255, SquareLength: 24, LBlockLength: 8,
 			VertexPerCell: 1, MaxObjHeight: 200, SkyHeight: 1000, RoadWidth: 5,
 			LandHeightTable: heightTable(),
 		},
 		GameTime:  gameTime(),
-		PartsMask: dat.PartSound | dat.PartScene | dat.PartTerrain | 0x008 | dat.PartSky | dat.PartMisc, // 0x21F as EoR (spec §3.4)
+		PartsMask: dat.PartSound | dat.PartScene | dat.PartTerrain | 0x008 | dat.PartSky | dat.PartMisc, // 0x21F as EoR (docs/dat-format.md §3.4)
 		SkyInfo:   sky(),
 		SoundInfo: sound,
 		SceneInfo: &dat.SceneDesc{},
 		TerrainInfo: dat.TerrainDesc{
 			LandSurf: dat.LandSurf{Selector: 0, TexMerge: texMerge()},
 		},
-		// EoR's values (spec §3.10).
+		// EoR's values (docs/dat-format.md §3.10).
 		RegionMisc: &dat.RegionMisc{Version: 1, GameMapID: 0x0600127D, AutotestMapID: 0x06000261,
 			AutotestMapSize: 4, ClearCellID: 0x01000FDE, ClearMonsterID: 0x01001612},
 	}

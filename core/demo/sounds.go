@@ -5,7 +5,7 @@ import (
 	"acambient/core/demo/internal/synth"
 )
 
-// Ambient sound slots (spec §9.1): SoundTable child keys and AmbientSoundDesc
+// Ambient sound slots (docs/dat-format.md §9.1): SoundTable child keys and AmbientSoundDesc
 // stypes. Retail's region keys its ambient sets by these.
 const (
 	ambient1 = 0x46 + iota
@@ -17,7 +17,7 @@ const (
 
 // variant is a SoundTable record: a wave and its probability gate. Priority
 // and volume are stored too but retail's ambient path reads neither
-// (runtime §5), so every variant carries priority 0 and volume 1.
+// (docs/retail.md §R5), so every variant carries priority 0 and volume 1.
 type variant struct {
 	wave uint32
 	prob float32
@@ -25,7 +25,7 @@ type variant struct {
 
 // slot is one AmbientSoundDesc and the SoundTable child it plays. A slot
 // with chance 0 is a constant bed: retail re-fires it every min_rate seconds
-// as a one-shot (runtime §4), so min_rate is the bed's length less its
+// as a one-shot (docs/retail.md §R4), so min_rate is the bed's length less its
 // cross-fade and the firings tile.
 type slot struct {
 	stype            uint32
@@ -50,7 +50,7 @@ func bed(volume float32, wave uint32) slot {
 
 // Every child with more than one real variant repeats its first variant
 // last: retail picks index trunc((N−1)·u), so the last record of a child with
-// N ≥ 2 is never played (runtime §5), and a duplicate keeps all real ones
+// N ≥ 2 is never played (docs/retail.md §R5), and a duplicate keeps all real ones
 // in play. A child of one record always plays it.
 
 // STB indices into the region's SoundDesc (and SceneTypes, one each).
@@ -87,7 +87,7 @@ var (
 	gusts     = []variant{{wGustA, 0.85}, {wGustB, 0.75}, {wGustA, 0.85}}
 )
 
-// stbs is the demo's SoundDesc, in order. Volumes follow runtime §6: a bed
+// stbs is the demo's SoundDesc, in order. Volumes follow docs/retail.md §R6: a bed
 // plays at volume × its share of the nearby cells (and fires only while that
 // is ≥ 0.03); a one-shot at 25·volume/r² from its placement r metres away, so
 // one-shot volumes are high and their waves near full scale.
@@ -162,7 +162,7 @@ func soundDesc(bedLen map[uint32]float64) *dat.SoundDesc {
 }
 
 // soundTables builds each SoundTable once (the two meadow sets share one):
-// root hash_key 0 with retail's placeholder record {0, 0, 1, 1} (spec §4),
+// root hash_key 0 with retail's placeholder record {0, 0, 1, 1} (docs/dat-format.md §4),
 // then one child per stype.
 func soundTables() []*dat.SoundTable {
 	var out []*dat.SoundTable

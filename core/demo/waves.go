@@ -174,7 +174,7 @@ func buildWave(s waveSpec) (*dat.Wave, float64, error) {
 	return w, float64(n) / float64(s.rate), nil
 }
 
-// mp3Header is the 30-byte MPEGLAYER3WAVEFORMAT for a raw MPEG stream (spec
+// mp3Header is the 30-byte MPEGLAYER3WAVEFORMAT for a raw MPEG stream (docs/dat-format.md
 // §5, H = 30): WAVEFORMATEX with block align 1 and 0 bits per sample, then
 // wID 1 (MPEGLAYER3_ID_MPEG), fdwFlags 0 (MPEGLAYER3_FLAG_PADDING_ISO: the
 // encoder pads frames as ISO says), nBlockSize (the unpadded frame length),

@@ -86,7 +86,7 @@ func groundAt(l *land, at [2]float64) float32 {
 	return t[heightByte(&t, l.at(int(at[0]), int(at[1])).z)]
 }
 
-// iteration is the 0xFFFF0001 record (spec §1.5): i32 total, then pairs of
+// iteration is the 0xFFFF0001 record (docs/dat-format.md §1.5): i32 total, then pairs of
 // (i32 −count, i32 first) until the counts cancel the total (ACE
 // Iteration.cs): one iteration, number 1.
 func iteration() []byte {

@@ -384,7 +384,7 @@ func f32at(b []byte, off int) float32 {
 // TestBluffHearsLessRiver: the bluff and the riverbank are equally far from
 // the river across the ground, but the bluff stands 60 m up, so the
 // retail distance weight (CalcWeight, 400/d² in 3D, none past 120 m,
-// authoring §4.2) of the river cells around it sums lower.
+// docs/retail.md §A4.2) of the river cells around it sums lower.
 func TestBluffHearsLessRiver(t *testing.T) {
 	w := built(t)
 	r := demoRegion(t, w)

@@ -15,7 +15,7 @@ type Info struct {
 	Bounds    Bounds     `json:"bounds"`
 	Demo      bool       `json:"demo"`
 	// Region is the region's own name ("Dereth" in retail's portal dat,
-	// dat-format.md §3.1), by which a page names the world it plays.
+	// docs/dat-format.md §3.1), by which a page names the world it plays.
 	Region string `json:"region"`
 }
 

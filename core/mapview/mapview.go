@@ -14,7 +14,7 @@ import (
 	"acambient/core/world"
 )
 
-// Terrain is one of the region's terrain types (dat-format §3.4).
+// Terrain is one of the region's terrain types (docs/dat-format.md §3.8).
 type Terrain struct {
 	Index int    `json:"index" js:"index"`
 	Name  string `json:"name" js:"name"`
@@ -24,7 +24,7 @@ type Terrain struct {
 // Tile is one landblock as the map draws it. Cells are x-major, as retail
 // walks them (index 8·cx + cy, cx east and cy north): the cell takes the
 // terrain of its SW vertex, the vertex whose word names its ambient set
-// (dat-format §6.3).
+// (docs/dat-format.md §6.3).
 type Tile struct {
 	ID     uint32    `json:"id" js:"id"`
 	BX     int       `json:"bx" js:"bx"`

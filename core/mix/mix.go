@@ -11,7 +11,7 @@
 // frame round(T·Rate) in the voice the engine gave it (Event.Slot), and
 // lasts floor(frames·Rate/waveRate) frames, which never outlasts the
 // engine's start+duration, so no voice the engine counts as free is still
-// sounding (runtime §5 "Corrections": a 17th concurrent sound is dropped
+// sounding (docs/retail.md §R5.7: a 17th concurrent sound is dropped
 // by the engine and never reaches the mixer). The mixer keeps no record of
 // the voices but their samples: which slot plays what, and until when, is
 // the engine's (ambient.Engine.Voices), and a play names its slot.
@@ -65,7 +65,7 @@ const (
 	DefaultCacheBytes = 64 << 20
 )
 
-// numVoices is SoundManager's pool (runtime §1): the engine's slots 0..15.
+// numVoices is SoundManager's pool (docs/retail.md §R1): the engine's slots 0..15.
 const numVoices = 16
 
 // fadeSeconds is how long a voice cut early (a play on a slot still
@@ -292,7 +292,7 @@ func (m *Mixer) clip(id uint32, p *audio.PCM) *clip {
 	return c
 }
 
-// Gains is DirectSound's volume and pan for a voice (runtime §5,
+// Gains is DirectSound's volume and pan for a voice (docs/retail.md §R5.6,
 // SoundBuf::Play): SetVolume(100·dB) scales both channels by 10^(dB/20);
 // SetPan(100·pan) attenuates the opposite channel by |pan| dB (positive pan
 // = right, so the left channel drops), the near channel staying at 0 dB.

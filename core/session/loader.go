@@ -149,7 +149,7 @@ func (l *loader) load(ctx context.Context, n need) {
 	}
 	l.fetchAll(ctx, l.portal, l.restore(l.neededWaves(n.blocks)), l.storeWave)
 	l.mu.Lock()
-	// A table counts as loaded only once its waves are decoded (architecture.md).
+	// A table counts as loaded only once its waves are decoded (docs/architecture.md §4.7).
 	for id, e := range l.tables {
 		if e.status == ambient.Pending && e.table != nil && l.wavesKnownLocked(e.table) {
 			l.tables[id] = tableEntry{e.table, ambient.Loaded}
@@ -333,7 +333,7 @@ func (l *loader) evict(keep need, held map[uint32]bool) {
 }
 
 // resolveZ fills in the terrain height of a position given by map
-// coordinates (contracts §1.1: "z is the terrain height there").
+// coordinates (docs/interfaces.md §1.1: "z is the terrain height there").
 func (l *loader) resolveZ(ctx context.Context, sp *world.Spec) error {
 	if !sp.NeedsZ {
 		return nil

@@ -13,7 +13,7 @@ import (
 	"acambient/core/world"
 )
 
-// Walk is a host driven along a scripted path (contracts §1.1 `-path`):
+// Walk is a host driven along a scripted path (docs/interfaces.md §1.1 `-path`):
 // before each tick it applies the steps due by then. It is what `trace` and
 // `render` tick, so both see the listener move at the same instants. Its
 // Host's other methods (PCM, Retained: the mixer's Host) are the walk's.

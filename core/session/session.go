@@ -189,7 +189,7 @@ func (h *Host) report(err error) {
 	}
 }
 
-// Resolve parses a POS (contracts §1.1) and checks it against the data:
+// Resolve parses a POS (docs/interfaces.md §1.1) and checks it against the data:
 // map coordinates get their terrain height, and an indoor objcell must name
 // an EnvCell that exists.
 func (h *Host) Resolve(text string) (world.Spec, error) {

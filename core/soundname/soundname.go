@@ -1,6 +1,6 @@
 // Package soundname gives each ambient sound set (STB) of a region a plain
 // English name from the terrains that name it through the region's chain
-// (terrain type → scene type → STB, dat-format §3.11): "running water",
+// (terrain type → scene type → STB, docs/dat-format.md §3.11): "running water",
 // "forest", "grassland". The sound-zone legend and the page's captions both
 // call it, so a place is called the same in both.
 //
@@ -50,7 +50,7 @@ type Set struct {
 // quarters of the first, neither alone describes the set and both are named
 // ("grassland and forest"). Ties go to the kind listed first (kinds below).
 // Only the ordinals a terrain word can hold count (type and ordinal < 32,
-// dat-format §6.2), and 0xFFFFFFFF or an index out of range is no set at
+// docs/dat-format.md §6.2), and 0xFFFFFFFF or an index out of range is no set at
 // any hop, as the engine resolves them.
 func Sets(r *dat.Region) []Set {
 	if r == nil || r.SoundInfo == nil {
@@ -98,7 +98,7 @@ func Phrase(terrainName string) string {
 }
 
 // maxTerrains and maxOrdinals are the 5-bit ranges of a terrain word's type
-// ((w >> 2) & 0x1F) and scene ordinal (w >> 11), dat-format §6.2.
+// ((w >> 2) & 0x1F) and scene ordinal (w >> 11), docs/dat-format.md §6.2.
 const (
 	maxTerrains = 32
 	maxOrdinals = 32

@@ -126,7 +126,7 @@ func TestChoosing(t *testing.T) {
 }
 
 // TestOnlyWhatAWordCanHold: terrain types past 31 and ordinals past 31 are
-// out of a terrain word's reach (dat-format §6.2) and name nothing.
+// out of a terrain word's reach (docs/dat-format.md §6.2) and name nothing.
 func TestOnlyWhatAWordCanHold(t *testing.T) {
 	ts := make([]terrain, 33)
 	for i := range ts {

@@ -10,7 +10,7 @@ import (
 	"acambient/core/dat"
 )
 
-// MarshalJSON writes {"objcellId": "0x%08X", "x", "y", "z"} (contracts §1.2)
+// MarshalJSON writes {"objcellId": "0x%08X", "x", "y", "z"} (docs/interfaces.md §1.2)
 // with the coordinates as plain decimals, never in exponent form.
 func (p Position) MarshalJSON() ([]byte, error) {
 	for _, v := range [...]float32{p.X, p.Y, p.Z} {

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Spec is a parsed POS string (contracts §1.1): a position, whether its z must
+// Spec is a parsed POS string (docs/interfaces.md §1.1): a position, whether its z must
 // still come from the terrain (map coordinates carry none), and an optional
 // compass heading for a camera.
 type Spec struct {
@@ -18,7 +18,7 @@ type Spec struct {
 	HasHeading bool
 }
 
-// ParsePOS reads the four POS forms of contracts §1.1:
+// ParsePOS reads the four POS forms of docs/interfaces.md §1.1:
 //
 //	0xA9B4001F/84.5,160.2,42     objcell id and landblock-local origin (metres)
 //	@41232.5,34720.2,42          global metres; the outdoor cell is derived
@@ -107,7 +107,7 @@ func isObjcellForm(s string) bool {
 const maxAbsCoord = 1e6
 
 // The map's extent in map coordinates: global metres 0 ≤ X, Y < 48960
-// through EW = (X/24 − 1019.5)/10 (dat-format.md §8).
+// through EW = (X/24 − 1019.5)/10 (docs/dat-format.md §8).
 var (
 	mapMin, _ = MapCoords(0, 0)                     // 101.95 S and W
 	mapMax, _ = MapCoords(WorldLength, WorldLength) // 102.05 N and E, excluded
@@ -214,7 +214,7 @@ func parseFloat(s string) (float64, error) {
 // which would add some 300 KB to the page's wasm for these two patterns.
 
 // asciiSpace is regexp's \s (RE2: [\t\n\f\r ]), what the patterns of
-// contracts §1.1 allowed between fields.
+// docs/interfaces.md §1.1 allowed between fields.
 const asciiSpace = " \t\n\f\r"
 
 func fields(s string) []string {

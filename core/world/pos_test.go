@@ -81,7 +81,7 @@ func TestParsePOSErrors(t *testing.T) {
 	}
 }
 
-// The map's edges, from dat-format.md §8: global 0 is 101.95S/W, and the
+// The map's edges, from docs/dat-format.md §8: global 0 is 101.95S/W, and the
 // last cell's far edge (48960 m) is 102.05N/E. 91N (Y = 46308 m, landblock
 // row 241) is on the map.
 func TestParsePOSMapEdges(t *testing.T) {

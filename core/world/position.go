@@ -1,6 +1,6 @@
 // Package world is the landblock and cell geometry of Dereth that the ambient
 // engine and its hosts share: positions, cell ids, offsets between positions,
-// global and map coordinates, and terrain height (dat-format.md §6, §8).
+// global and map coordinates, and terrain height (docs/dat-format.md §6, §8).
 //
 // A Position is what retail calls Position: an objcell id plus an origin that
 // is local to the landblock (x east, y north, both in [0, 192)) and a z that is
@@ -14,7 +14,7 @@ import (
 )
 
 // Geometry constants. Retail hardcodes them in LandDefs::get_vars
-// (LandDefs.c, just before set_height_table 0x005A99E0; dat-format.md §3.2)
+// (LandDefs.c, just before set_height_table 0x005A99E0; docs/dat-format.md §3.2)
 // and ignores the copies in the region.
 const (
 	CellLength    = 24.0                          // square_length, metres per land cell
@@ -45,7 +45,7 @@ func (v Vec3) LenSq() float64 {
 func (v Vec3) Len() float32 { return float32(math.Sqrt(v.LenSq())) }
 
 // BlockX and BlockY are the landblock coordinates of any id in the block
-// (dat-format.md §8: bx = id>>24, by = (id>>16)&0xFF).
+// (docs/dat-format.md §8: bx = id>>24, by = (id>>16)&0xFF).
 func BlockX(id uint32) int { return int(id>>24) & 0xFF }
 func BlockY(id uint32) int { return int(id>>16) & 0xFF }
 
@@ -60,13 +60,13 @@ func ValidBlock(bx, by int) bool {
 }
 
 // OutdoorCellID is land cell (cx, cy) of landblock (bx, by). Cell numbers are
-// x-major, 1 + 8·cx + cy (retail lcoord_to_gid; dat-format.md §8).
+// x-major, 1 + 8·cx + cy (retail lcoord_to_gid; docs/dat-format.md §8).
 func OutdoorCellID(bx, by, cx, cy int) uint32 {
 	return uint32(bx&0xFF)<<24 | uint32(by&0xFF)<<16 | uint32(1+CellsPerBlock*cx+cy)
 }
 
 // IsOutdoor reports whether objcell is a land cell: low 16 bits in 1..0x40
-// (dat-format.md §1.6). CellManager::ChangePosition's "outdoor-ish" test.
+// (docs/dat-format.md §1.6). CellManager::ChangePosition's "outdoor-ish" test.
 func IsOutdoor(objcell uint32) bool {
 	low := objcell & 0xFFFF
 	return low >= 1 && low <= MaxOutdoorLow
@@ -120,7 +120,7 @@ func Offset(from, to Position) Vec3 {
 	return Vec3{X: x - from.X, Y: y - from.Y, Z: to.Z - from.Z}
 }
 
-// Map coordinates (dat-format.md §8, retail CellidToCoordinateString):
+// Map coordinates (docs/dat-format.md §8, retail CellidToCoordinateString):
 // EW = (X/24 − 1019.5)/10, NS = (Y/24 − 1019.5)/10, east and north positive.
 const mapCentreCells = 1019.5
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The patterns the hand matchers replace (contracts §1.1's /loc and map
+// The patterns the hand matchers replace (docs/interfaces.md §1.1's /loc and map
 // forms); the tests hold the matchers to them.
 var (
 	locRe = regexp.MustCompile(`^(?:Your location is:\s*)?(0[xX][0-9A-Fa-f]{1,8})\s*\[\s*(\S+)\s+(\S+)\s+(\S+)\s*\](?:\s+\S+\s+\S+\s+\S+\s+\S+)?$`)

@@ -1,4 +1,4 @@
-// Package zones computes the sound-zone layer (contracts §1, `zones`): for
+// Package zones computes the sound-zone layer (docs/interfaces.md §1, `zones`): for
 // every land cell, the ambient sound set (STB) that dominates a listener
 // standing at the cell's centre — the STB with the largest share of the
 // retail gather's total weight there — drawn as an image of one pixel per

@@ -22,7 +22,7 @@ import (
 	"acambient/datfetch"
 )
 
-// The files of the layer (contracts §1), side by side in one folder.
+// The files of the layer (docs/interfaces.md §1), side by side in one folder.
 const (
 	ImageFile = "zones.png"
 	IndexFile = "zones.json"
@@ -33,7 +33,7 @@ type Index struct {
 	// Bounds is the image's rectangle in global metres, [[south, west],
 	// [north, east]]: Leaflet's [lat, lng] order with lat = global Y and
 	// lng = global X, what L.imageOverlay(url, bounds) takes in the map's
-	// CRS (contracts §4).
+	// CRS (docs/interfaces.md §4).
 	Bounds [2][2]float64 `json:"bounds"`
 	Width  int           `json:"width"`  // pixels, one per land cell: 8 per landblock, west to east
 	Height int           `json:"height"` // pixels, north to south

@@ -100,7 +100,7 @@ func sortedIDs[V any](m map[uint32]V) []uint32 {
 }
 
 // Store returns recs as a dat stores them: the records compress picks
-// (nil: none) zlib-compressed after their u32 size (spec §1.5), when that
+// (nil: none) zlib-compressed after their u32 size (docs/dat-format.md §1.5), when that
 // is smaller, as retail's AttemptToCompress does.
 func Store(recs map[uint32][]byte, compress func(id uint32, b []byte) bool) Dat {
 	d := make(Dat, len(recs))

@@ -14,7 +14,7 @@ import (
 	"slices"
 )
 
-// The container's layout (spec §1.1–1.3), as retail's cell dats have it.
+// The container's layout (docs/dat-format.md §1.1–1.3), as retail's cell dats have it.
 const (
 	bs, payload = 256, 252 // a cell dat's block, and what it holds past its link
 	firstBlock  = 1024     // CreateDataFile 0x006747E0: blocks start after the header

@@ -364,7 +364,7 @@ async function faultCase(kind) {
 
 function probeSource() {
   // Taps whatever reaches each AudioContext's destination
-  // (browser-testing.md §4) and keeps the totals over every context the
+  // (docs/browser-testing.md §4) and keeps the totals over every context the
   // page makes (one per instance: a source switch makes a new one).
   // gaps: runs of exact zeros between sound, of 2 to 16383 frames (a
   // dropout is inserted silence); silences: longer runs (nothing plays);

@@ -20,7 +20,7 @@ import (
 	"acambient/datfetch"
 )
 
-// STBs is the number of sound sets of the region, EoR's count (dat-format §3.6).
+// STBs is the number of sound sets of the region, EoR's count (docs/dat-format.md §3.6).
 const STBs = 37
 
 // Ordinals is the scene ordinals of each terrain type.

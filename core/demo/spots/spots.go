@@ -29,7 +29,7 @@ const (
 // Z absolute. Outdoor landmarks stand exactly on a terrain vertex, the SW
 // corner of their cell, so Z is that vertex's height-table value whatever
 // interpolation a reader uses, and the cell's ambient set is the one its
-// terrain word names (retail reads each cell's SW vertex word, spec §6.3).
+// terrain word names (retail reads each cell's SW vertex word, docs/dat-format.md §6.3).
 type Landmark struct {
 	Name, Description string
 	ObjCellID         uint32
