@@ -44,8 +44,12 @@ func TestExportPageCommand(t *testing.T) {
 				t.Errorf("export %v wrote %s; want the page alone", c.args, f)
 			}
 		}
-		for _, f := range server.SiteFiles {
-			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+		pageFiles, err := server.PageFiles(www)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range pageFiles {
+			if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(f))); err != nil {
 				t.Errorf("export %v: %v", c.args, err)
 			}
 		}
@@ -67,6 +71,8 @@ func TestExportPageCommandErrors(t *testing.T) {
 	www := fakeWWW(t)
 	noWasm := fakeWWW(t)
 	os.Remove(filepath.Join(noWasm, "ambient.wasm"))
+	noModule := fakeWWW(t)
+	os.Remove(filepath.Join(noModule, "page", "panel.js"))
 	noMeta := fakeWWW(t)
 	os.WriteFile(filepath.Join(noMeta, "index.html"), []byte("<!doctype html><title>x</title>\n"), 0o644)
 	for _, c := range []struct {
@@ -80,6 +86,7 @@ func TestExportPageCommandErrors(t *testing.T) {
 		{[]string{"-www", www, "-source", "https://a.example/?server=x"}, "want an http:// or https:// base URL"},
 		{[]string{"-www", www, "-source", "https://a.example", "-api", "acdat"}, `-api "acdat": want ours or acdatservice`},
 		{[]string{"-www", noWasm, "-source", "https://a.example"}, "the exported page lacks ambient.wasm"},
+		{[]string{"-www", noModule, "-source", "https://a.example"}, "the exported page lacks page/panel.js, which "},
 		{[]string{"-www", noMeta, "-source", "https://a.example"}, `want one <meta name="acambient-source" content=""> to name the page's source in, found 0`},
 	} {
 		out := filepath.Join(t.TempDir(), "site")
@@ -118,21 +125,30 @@ func pageSourceMeta(t *testing.T, page string) (server, api string) {
 	return q.Get("server"), q.Get("api")
 }
 
-// fakeWWW is a copy of the repository's www/ page files with stand-ins for
-// the built wasm and its glue.
+// fakeWWW is a copy of the repository's www/ page files (server.PageFiles:
+// what the page names, transitively) with stand-ins for the built wasm and
+// its glue.
 func fakeWWW(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	src := defaultWWW()
-	for _, f := range server.SiteFiles {
-		b, err := os.ReadFile(filepath.Join(src, f))
+	files, err := server.PageFiles(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(f)))
 		if f == "ambient.wasm" || f == "wasm_exec.js" {
 			b, err = []byte("stand-in "+f), nil
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/zones"
 	"acambient/datfetch"
+	"acambient/internal/modgraph"
 )
 
 // ExportOptions say what Export reads and where it writes.
@@ -320,12 +321,48 @@ func linkOrCopy(src, dst string, b []byte) error {
 	return writeFile(dst, b)
 }
 
+// PageFiles lists the files of the page folder www the page needs from a
+// static host: index.html and what it names, and ambient.js (the product's
+// module, naming the built wasm and Go's glue) and what it names,
+// transitively (internal/modgraph); files www lacks among them.
+func PageFiles(www string) ([]string, error) {
+	files, err := modgraph.Walk(www, pageEntries...)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	return names, nil
+}
+
+// pageEntries are where a page's graph starts.
+var pageEntries = []string{"index.html", "ambient.js"}
+
+// pageLacks says, a sentence each, what of its graph the page in dir lacks.
+func pageLacks(dir string) ([]string, error) {
+	files, err := modgraph.Walk(dir, pageEntries...)
+	if err != nil {
+		return nil, err
+	}
+	var lacks []string
+	for _, f := range files {
+		switch {
+		case !f.Missing:
+		case f.Name == "ambient.wasm" || f.Name == "wasm_exec.js":
+			lacks = append(lacks, fmt.Sprintf("the exported page lacks %s: build it with ./build.sh (or export with -build)", f.Name))
+		case f.By == "":
+			lacks = append(lacks, fmt.Sprintf("the exported page lacks %s", f.Name))
+		default:
+			lacks = append(lacks, fmt.Sprintf("the exported page lacks %s, which %s names", f.Name, f.By))
+		}
+	}
+	return lacks, nil
+}
+
 // www copies the page folder (dot files aside) and, while it has no
 // index.html, writes the generated index in its place.
-// SiteFiles are the files of www/ the page needs to run from a static host:
-// the page, its module and the built wasm with Go's glue.
-var SiteFiles = []string{"index.html", "app.js", "app.css", "ambient.js", "ambient.wasm", "wasm_exec.js"}
-
 func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
 	hasIndex := false
 	if e.opt.WWW != "" {
@@ -342,12 +379,11 @@ func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
 	if hasIndex {
 		// The page is the product: without its wasm and glue the tree
 		// serves records to other clients but plays nothing itself.
-		for _, f := range SiteFiles {
-			if _, err := os.Stat(filepath.Join(e.opt.Out, f)); err != nil {
-				e.opt.Warnf("the exported page lacks %s: build it with ./build.sh (or export with -build)", f)
-			}
+		lacks, err := pageLacks(e.opt.Out)
+		for _, l := range lacks {
+			e.opt.Warnf("%s", l)
 		}
-		return nil
+		return err
 	}
 	page, err := IndexPage(ctx, e.opt.Name, datfetch.NewMemory(idSet(portalIDs)), datfetch.NewMemory(idSet(cellIDs)), exportLinks)
 	if err != nil {

@@ -370,11 +370,17 @@ func demoReachable(t *testing.T, recs map[uint32][]byte) int {
 	return len(seen)
 }
 
-// A www with a page but no built wasm exports with a warning naming what the
-// page lacks.
+// A www with a page but no built wasm, and a module its app imports that is
+// not there, exports with a warning naming each file the page lacks (and
+// who names a module).
 func TestExportWarnsOfAnIncompleteSite(t *testing.T) {
 	w := testWorld(t)
-	www := writeWWW(t, map[string]string{"index.html": "<p>page</p>", "app.js": "", "app.css": "", "ambient.js": "export {}\n"})
+	www := writeWWW(t, map[string]string{
+		"index.html": `<link rel="stylesheet" href="app.css"><script type="module" src="app.js"></script>`,
+		"app.js":     `import { AmbientAudio } from "./ambient.js"; import { Panel } from "./page/panel.js";`,
+		"app.css":    "",
+		"ambient.js": `const wasm = new URL("./ambient.wasm", import.meta.url); await import("./wasm_exec.js");`,
+	})
 	var warns []string
 	_, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell),
 		WWW: www, Out: t.TempDir(), Warnf: func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) }})
@@ -387,8 +393,9 @@ func TestExportWarnsOfAnIncompleteSite(t *testing.T) {
 			lacks = append(lacks, m)
 		}
 	}
-	if len(lacks) != 2 || !strings.Contains(lacks[0], "ambient.wasm") || !strings.Contains(lacks[1], "wasm_exec.js") {
-		t.Errorf("warnings %q; want the missing ambient.wasm and wasm_exec.js", lacks)
+	if len(lacks) != 3 || !strings.Contains(lacks[0], "ambient.wasm: build it") || lacks[1] != "the exported page lacks page/panel.js, which app.js names" ||
+		!strings.Contains(lacks[2], "wasm_exec.js: build it") {
+		t.Errorf("warnings %q; want the missing ambient.wasm, page/panel.js (named by app.js) and wasm_exec.js", lacks)
 	}
 }
 

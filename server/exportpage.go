@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // PageSource is the data source an exported page reads by default: a dat
@@ -60,12 +60,10 @@ func exportPage(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 	}
 	// The page alone is the whole product: without its wasm and glue
 	// nothing plays, so a missing file is an error here, not a warning.
-	for _, f := range SiteFiles {
-		if _, err := os.Stat(filepath.Join(opt.Out, f)); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("the exported page lacks %s: build it with ./build.sh (or export with -build)", f)
-		} else if err != nil {
-			return nil, err
-		}
+	if lacks, err := pageLacks(opt.Out); err != nil {
+		return nil, err
+	} else if len(lacks) > 0 {
+		return nil, errors.New(strings.Join(lacks, "; "))
 	}
 	index := filepath.Join(opt.Out, "index.html")
 	b, err := os.ReadFile(index)

@@ -36,8 +36,9 @@ func (u untouched) IDs(context.Context) ([]uint32, error) {
 // back whole.
 func TestExportPage(t *testing.T) {
 	page := map[string]string{
-		"index.html": "<!doctype html>\n<head>\n" + SourceMeta + "\n<title>t</title>\n</head>\n",
-		"app.js":     "", "app.css": "", "ambient.js": "export {}\n", "ambient.wasm": "wasm", "wasm_exec.js": "", "page/source.js": "",
+		"index.html": "<!doctype html>\n<head>\n" + SourceMeta + "\n<link rel=\"stylesheet\" href=\"app.css\">\n<title>t</title>\n</head>\n<script type=\"module\" src=\"app.js\"></script>\n",
+		"app.js":     `import "./page/source.js"; import "./ambient.js";`, "app.css": "", "page/source.js": "",
+		"ambient.js": `const u = new URL("./ambient.wasm", import.meta.url); await import("./wasm_exec.js");`, "ambient.wasm": "wasm", "wasm_exec.js": "",
 	}
 	www := writeWWW(t, page)
 	for _, src := range []PageSource{
@@ -84,7 +85,8 @@ func TestExportPage(t *testing.T) {
 	}
 
 	// No page folder, no index.html, or no wasm: an error naming it.
-	noWasm := writeWWW(t, map[string]string{"index.html": page["index.html"], "app.js": "", "app.css": "", "ambient.js": "", "wasm_exec.js": ""})
+	noWasm := writeWWW(t, map[string]string{"index.html": page["index.html"], "app.js": page["app.js"], "app.css": "",
+		"page/source.js": "", "ambient.js": page["ambient.js"], "wasm_exec.js": ""})
 	noIndex := writeWWW(t, map[string]string{"app.js": ""})
 	for _, c := range []struct {
 		www, want string

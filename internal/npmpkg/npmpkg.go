@@ -4,8 +4,8 @@
 // module and file they name, their types, the built ambient.wasm with Go's
 // wasm_exec.js, a package.json and a README.
 //
-// What goes in is read off the modules themselves: every relative
-// `import … from "./x.js"`, `import("./x.js")` and
+// What goes in is read off the modules themselves (internal/modgraph): every
+// relative `import … from "./x.js"`, `import("./x.js")` and
 // `new URL("./x", import.meta.url)` in a packaged module is packaged too (the
 // same literal forms bundlers follow), with each module's `.d.ts` and the
 // declaration files those import. A module that names a file www lacks is an
@@ -19,12 +19,13 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"acambient/internal/modgraph"
 )
 
 // Name is the package's npm name.
@@ -125,7 +126,7 @@ func collect(www string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, ref := range references(name, string(src)) {
+		for _, ref := range modgraph.References(name, string(src)) {
 			if err := add(ref, name); err != nil {
 				return nil, err
 			}
@@ -143,35 +144,6 @@ func collect(www string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-var (
-	// jsRefs: the literal forms bundlers follow, in a module.
-	jsRefs = []*regexp.Regexp{
-		regexp.MustCompile(`(?:\bfrom|\bimport)\s*\(?\s*"(\./[^"]+\.js)"`),
-		regexp.MustCompile(`new URL\(\s*"(\./[^"]+)"\s*,\s*import\.meta\.url\s*\)`),
-	}
-	// dtsRefs: what a declaration file imports or re-exports.
-	dtsRefs = regexp.MustCompile(`\bfrom\s*"(\./[^"]+)"`)
-)
-
-// references lists the package files that file (a module or a declaration
-// file, by its name in www) names, as names in www.
-func references(file, src string) []string {
-	var refs []string
-	dir := path.Dir(file)
-	if strings.HasSuffix(file, ".d.ts") {
-		for _, m := range dtsRefs.FindAllStringSubmatch(src, -1) {
-			refs = append(refs, path.Join(dir, strings.TrimSuffix(m[1], ".js")+".d.ts"))
-		}
-		return refs
-	}
-	for _, re := range jsRefs {
-		for _, m := range re.FindAllStringSubmatch(src, -1) {
-			refs = append(refs, path.Join(dir, m[1]))
-		}
-	}
-	return refs
 }
 
 // dts is the declaration file of module name: x.js → x.d.ts.

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"acambient/internal/modgraph"
 )
 
 // fakeWWW writes a www folder shaped as the real one: the two entries, a
@@ -136,7 +138,7 @@ func TestRealWWW(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names = append(names, references(e.Module, string(src))...)
+		names = append(names, modgraph.References(e.Module, string(src))...)
 	}
 	for _, want := range []string{"ambient.wasm", "wasm_exec.js"} {
 		if !slices.Contains(names, want) {
