@@ -504,7 +504,7 @@ async function regionName(p) {
   try {
     const r = await p;
     if (!r.ok) return "";
-    const b = new Uint8Array(await r.arrayBuffer());
+    const { bytes: b } = await head(r, 14 + 0xfffe);
     const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
     if (b.length < 14 || v.getUint32(0, true) !== Number(REGION)) return "";
     const n = v.getUint16(12, true);
@@ -515,14 +515,17 @@ async function regionName(p) {
 
 // listed reads the landblock listing the Go side will read (the ids of the
 // landblocks the source holds), or null where the source has none (a 404:
-// the Go side then asks for each), or false where it failed.
+// the Go side then asks for each), or false where it failed, or is longer
+// than the Go side reads (datfetch maxLandblocksBytes: 1 MiB).
 async function listed(p) {
   try {
     const r = await p;
     if (r.status === 404) return null;
     if (!r.ok) return false;
+    const { bytes, whole } = await head(r, 1 << 20);
+    if (!whole) return false;
     const ids = new Set();
-    for (const line of (await r.text()).split("\n")) {
+    for (const line of new TextDecoder().decode(bytes).split("\n")) {
       const s = line.trim();
       if (!s) continue;
       if (!/^0x[0-9a-f]{1,8}$/i.test(s)) return false;
@@ -530,6 +533,33 @@ async function listed(p) {
     }
     return ids;
   } catch { return false; }
+}
+
+// head reads the page's copy of an answer up to max bytes, and lets go of
+// the rest: whole says whether that was all of it. The Go side's branch of
+// the body holds what was read until the Go side reads it, no more.
+async function head(r, max) {
+  if (!r.body) {
+    const b = new Uint8Array(await r.arrayBuffer());
+    return { bytes: b.subarray(0, max), whole: b.length <= max };
+  }
+  const reader = r.body.getReader();
+  const parts = [];
+  let n = 0, whole = false;
+  try {
+    while (n <= max) {
+      const { done, value } = await reader.read();
+      if (done) { whole = true; break; }
+      parts.push(value);
+      n += value.byteLength;
+    }
+  } finally {
+    if (!whole) reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(n);
+  let at = 0;
+  for (const part of parts) { bytes.set(part, at); at += part.byteLength; }
+  return { bytes: bytes.subarray(0, max), whole: whole && n <= max };
 }
 
 // spotOf reads the landblock (bx, by) a POS (docs/interfaces.md §1.1) stands
