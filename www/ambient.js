@@ -76,7 +76,7 @@ export class AmbientAudio {
     }
     const amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
     amb._ahead = ahead;
-    amb._early = early;
+    amb._fetches = early;
     try {
       // Ours and an export list their landblocks beside the cell records.
       amb.info = JSON.parse(await api.open(portal, cell, !acdat, early));
@@ -100,7 +100,7 @@ export class AmbientAudio {
     this._where = where;
     this._ctx = null;
     this._ahead = null; // the AudioContext made ahead of the click, until start() hands it to the Go side
-    this._early = null; // the requests made while the wasm loaded (EarlyFetches)
+    this._fetches = null; // the requests made while the wasm loaded (EarlyFetches)
     this._onCtxState = null; // its statechange listener, removed at dispose
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set(), caption: new Set() };
     this._heard = false; // the audio was running at the last poll
@@ -222,7 +222,7 @@ export class AmbientAudio {
     this._live();
     const s = JSON.parse(this._call("stats"));
     s.wasmMemory = this._api.memory ? this._api.memory.buffer.byteLength : 0;
-    s.early = { ...this._early.counts };
+    s.early = { ...this._fetches.counts };
     return s;
   }
 
@@ -262,7 +262,7 @@ export class AmbientAudio {
       this._ctx.close().catch(() => {});
     }
     if (this._ahead) this._ahead.close();
-    if (this._early) this._early.drop();
+    if (this._fetches) this._fetches.drop();
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
   }
@@ -345,25 +345,28 @@ export class AmbientAudio {
 
 // ContextAhead makes the AudioContext start() will use ahead of the click
 // (wasm/audio.go: the click then plays at once), where it costs the first
-// sound nothing. Chromium's constructor blocks the main thread while the
-// browser brings its audio service up: 190–560 ms for a tab's first context
-// here, 4–40 ms once the service runs (Firefox 11–60 ms, WebKit under 2).
-// navigator.mediaDevices.enumerateDevices() brings the service up too,
-// asynchronously, for 3–15 ms of the main thread; so it is asked at once,
-// and the context is made once it has answered and the wasm has asked for
-// its first wave: while the Go side waits on the network for the wave, the
-// main thread has nothing else to do. Where there is no mediaDevices (an
-// insecure origin) the context is made at that same point. A click before
+// sound nothing: once the wasm has asked for its first wave, whose wait on
+// the network leaves the main thread nothing else to do. Chromium's
+// constructor blocks that thread while the browser brings its audio service
+// up: 190–560 ms for a tab's first context here, 4–40 ms once the service
+// runs. navigator.mediaDevices.enumerateDevices() brings the service up
+// too, asynchronously, for 3–15 ms of the main thread; so in Chromium it is
+// asked at once, and the context is made once it has answered too. Not
+// elsewhere: Firefox's first enumerateDevices() holds the main thread
+// 100–170 ms, longer than its constructor (10–80 ms), and WebKit's
+// constructor takes under 2 ms. Where there is no mediaDevices (an insecure
+// origin) the context is made when the wave is asked for. A click before
 // then makes it in start().
 class ContextAhead {
   constructor() {
     this._ctx = null;
     this._over = false; // taken or closed: make nothing more
-    this._warm = false; // the audio service has been brought up (or cannot be)
+    this._warm = false; // the audio service has been brought up (or need not be)
     this._wave = false; // the wasm has asked for its first wave
-    const md = globalThis.navigator && globalThis.navigator.mediaDevices;
+    const nav = globalThis.navigator, md = nav && nav.mediaDevices;
     let warming = null;
-    try { warming = md && md.enumerateDevices ? md.enumerateDevices() : null; } catch { warming = null; }
+    // userAgentData: Chromium's alone (its engines: Chrome, Edge, Opera…).
+    try { warming = md && md.enumerateDevices && nav.userAgentData ? md.enumerateDevices() : null; } catch { warming = null; }
     if (!warming) this._warm = true;
     else Promise.resolve(warming).then(() => this._ready("_warm"), () => this._ready("_warm"));
   }
