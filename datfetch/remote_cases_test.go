@@ -106,6 +106,10 @@ var remoteCases = []remoteCase{
 	// The configured idle timeout is what ends the stalled attempt.
 	{name: "stall mid-body", path: "/stall/files/", opt: HTTPOptions{IdleTimeout: faultIdle}, hits: 2,
 		waits: []wantWait{{anyWait, fmt.Sprintf("no byte for %v mid-body (after %d bytes)", faultIdle, faultSize/2)}}},
+	// A server that never answers the first request: the idle timeout ends
+	// the wait for its headers (over fetch, by aborting the request).
+	{name: "silent before the headers", path: "/silent/files/", opt: HTTPOptions{IdleTimeout: faultIdle}, hits: 2,
+		waits: []wantWait{{anyWait, fmt.Sprintf("no byte for %v waiting for the answer", faultIdle)}}},
 	// Natively two requests (the second returns to the first URL); fetch
 	// follows 20 redirects, then the probe asks once more.
 	{name: "redirect loop", path: "/loop/files/", class: ErrRedirectLoop, wantErr: "redirect loop", hits: 2, jsHits: 22},

@@ -88,6 +88,12 @@ func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 	case "/written":
 		fmt.Fprint(w, s.wrote(r.URL.Query().Get("path")))
 		return
+	case "/reset": // the counts start again: the table runs once more
+		s.mu.Lock()
+		clear(s.hits)
+		clear(s.written)
+		s.mu.Unlock()
+		return
 	}
 	s.mu.Lock()
 	s.hits[r.URL.Path]++
@@ -176,6 +182,15 @@ func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(faultSize))
 		w.Write(good[:faultSize/2])
 		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+	case "silent": // no answer at all the first time
+		if !first {
+			ok()
+			return
+		}
 		select {
 		case <-r.Context().Done():
 		case <-time.After(30 * time.Second):

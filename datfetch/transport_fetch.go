@@ -25,15 +25,35 @@ import (
 // Cross-origin, the source sees ETag and Retry-After only when the server
 // lists them in Access-Control-Expose-Headers (ours exposes ETag); without
 // them it skips the CRC check and backs off by its own schedule.
-func Fetch() Transport {
+func Fetch() Transport { return FetchEarly(js.Undefined()) }
+
+// FetchEarly is Fetch that first looks in early, a table of requests the
+// page made before the wasm ran (www/ambient.js EarlyFetches): an object
+// whose take(url) hands over, once, what fetch(url, {signal, redirect:
+// "follow"}) returned when the page asked, as {response, controller} (the
+// fetch's promise and its AbortController), or undefined. What it hands
+// over is used as this transport's own fetch would be, from the same
+// point: its failure, its status and its body are the attempt's, and the
+// source's retries ask afresh. early undefined or null: Fetch.
+func FetchEarly(early js.Value) Transport {
+	take := func(string) js.Value { return js.Undefined() }
+	if early.Type() == js.TypeObject {
+		take = func(url string) js.Value { return early.Call("take", url) }
+	}
 	return func(ctx context.Context, url string) (*Response, error) {
 		fetch := js.Global().Get("fetch")
 		if fetch.Type() != js.TypeFunction {
 			return nil, fmt.Errorf("no global fetch in this JavaScript host: %w", ErrPermanent)
 		}
-		ac := js.Global().Get("AbortController").New()
+		var ac, asked js.Value
+		if e := take(url); e.Type() == js.TypeObject {
+			ac, asked = e.Get("controller"), e.Get("response")
+		} else {
+			ac = js.Global().Get("AbortController").New()
+			asked = fetch.Invoke(url, fetchInit(ac, "follow"))
+		}
 		stop := context.AfterFunc(ctx, func() { ac.Call("abort") })
-		v, err := await(fetch.Invoke(url, fetchInit(ac, "follow")))
+		v, err := await(asked)
 		if err != nil {
 			if ctx.Err() == nil && redirects(fetch, url, ac) {
 				err = fmt.Errorf("%w: the answer is a redirect that fetch could not follow to an end (a loop, more than the 20 it follows, or a hop it cannot reach): %v: %w",

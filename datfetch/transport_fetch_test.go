@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"syscall/js"
 	"testing"
 )
 
@@ -40,6 +41,65 @@ func TestFetchTransport(t *testing.T) {
 	}
 	t.Run("records", func(t *testing.T) { runRemoteCases(t, base, tr, false, counts) })
 	t.Run("listings", func(t *testing.T) { runListingCases(t, base, tr) })
+	// The answers a page asked for before the wasm ran (www/ambient.js
+	// EarlyFetches) behave as the transport's own: the same faults give
+	// the same errors, retries and request counts, each URL's first attempt
+	// taken from the table; teed, as the page hands over the answers it
+	// reads too (the region, the listing), likewise.
+	for _, teed := range []bool{false, true} {
+		name := "early"
+		if teed {
+			name = "early, teed"
+		}
+		t.Run(name, func(t *testing.T) {
+			if r, err := tr(context.Background(), base+"/reset"); err != nil {
+				t.Fatal(err)
+			} else {
+				io.Copy(io.Discard, r.Body)
+				r.Body.Close()
+			}
+			early := earlyTable(teed)
+			et := FetchEarly(early)
+			t.Run("records", func(t *testing.T) { runRemoteCases(t, base, et, false, counts) })
+			t.Run("listings", func(t *testing.T) { runListingCases(t, base, et) })
+			if n := early.Get("taken").Int(); n < 20 {
+				t.Errorf("the transport took %d answers from the table; want one for each URL asked", n)
+			}
+		})
+	}
+}
+
+// earlyTable is a table of early answers as www/ambient.js keeps it: take(url)
+// hands over, once per URL, what fetch(url, {signal, redirect: "follow"})
+// returned, asked for here at that first take (the page asks sooner: the
+// transport cannot tell). teed: the answer's body is a branch of a tee
+// whose other branch is read here (its first 64 KiB), the answer an object
+// with the Response's status, headers and type, as the page hands over
+// the answers it reads itself.
+func earlyTable(teed bool) js.Value {
+	return js.Global().Call("eval", `(function (teed) {
+		const seen = new Set();
+		const table = { taken: 0, take(url) {
+			if (seen.has(url)) return undefined;
+			seen.add(url);
+			table.taken++;
+			const controller = new AbortController();
+			let response = fetch(url, { signal: controller.signal, redirect: "follow" });
+			if (teed) response = response.then((r) => {
+				if (!r.body) return r;
+				const [mine, theirs] = r.body.tee();
+				(async () => {
+					const reader = mine.getReader();
+					for (let n = 0; n < 65536;) { const { done, value } = await reader.read(); if (done) return; n += value.byteLength; }
+					reader.cancel();
+				})().catch(() => {});
+				return { status: r.status, statusText: r.statusText, ok: r.ok, type: r.type, url: r.url, headers: r.headers, body: theirs };
+			});
+			response.catch(() => {});
+			return { response, controller };
+		} };
+		return table;
+	})`).Invoke(teed)
 }
 
 // Which Content-Length fetch can trust: only where every header shows and

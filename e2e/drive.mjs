@@ -334,7 +334,7 @@ function probeSource() {
   const tapURL = URL.createObjectURL(new Blob([tap], { type: "text/javascript" }));
   const Native = window.AudioContext;
   // adopt taps a context: one the page makes after this script ran (the
-  // class below), or the one it made at load before (WebKit runs this after
+  // class below), or the one it made ahead before (WebKit runs this after
   // the load event: the page's early context, found through its instance).
   const adopt = function () {
     if (this.__tapIn) return;
@@ -364,7 +364,7 @@ function probeSource() {
     constructor(o) { super(o); adopt.call(this); }
   };
   const early = setInterval(() => {
-    const a = window.ambient, c = a && (a._early || a._ctx);
+    const a = window.ambient, c = a && ((a._ahead && a._ahead._ctx) || a._ctx);
     if (c) { clearInterval(early); adopt.call(c); }
   }, 5);
   const nativeConnect = AudioNode.prototype.connect;

@@ -25,8 +25,9 @@ import (
 // ScriptProcessorHandler double-buffers: the first event fires once one
 // buffer has played, and its output plays in the next), 341 ms of silence
 // at 8192 frames; a smaller buffer clicks under main-thread load
-// (docs/browser-testing.md §5). So the page makes its AudioContext at load
-// (its constructor takes tens to hundreds of ms; made without a gesture it
+// (docs/browser-testing.md §5). So the page makes its AudioContext ahead
+// of the click (its constructor takes tens to hundreds of ms: www/ambient.js
+// ContextAhead makes it where that costs nothing; made without a gesture it
 // waits, suspended), the pump keeps the lead-in and oto's first read-ahead
 // mixed in advance (mix.Ahead; once the stream has sounded: silence is as
 // quick to mix at the click, and a first wave arriving late then starts
@@ -128,7 +129,7 @@ func (a *audioOut) startPump() {
 
 // start creates the Web Audio output on first use (inside the user's
 // gesture, so the browser lets it run) and plays the mixer through it. ac is
-// the AudioContext oto is about to get when the page made it at load and it
+// the AudioContext oto is about to get when the page made it ahead and it
 // is suspended: then the ScriptProcessor and the lead-in are both in place
 // before it renders a frame, and the lead-in plays.
 func (a *audioOut) start(ac js.Value) error {

@@ -271,19 +271,22 @@ func (a *api) object() js.Value {
 	return o
 }
 
-// open(portalBase, cellBase, listing): load the region, make the host, the
-// mixer, the tiles and the silent pump. listing true: the cell source is
-// ours or an export, which list their landblocks (landblocks.txt).
+// open(portalBase, cellBase, listing, early): load the region, make the
+// host, the mixer, the tiles and the silent pump. listing true: the cell
+// source is ours or an export, which list their landblocks
+// (landblocks.txt). early: what the page asked for while the wasm loaded
+// (datfetch.FetchEarly), taken from there rather than asked again.
 func (a *api) open(args []js.Value) (any, error) {
 	if a.host != nil {
 		return nil, errors.New("already open")
 	}
 	// datfetch's HTTP source over the browser's fetch: retries, one request
 	// per id, checks, and a byte cache (the host keeps what it decoded).
-	portal := datfetch.NewHTTP(arg(args, 0).String(), datfetch.HTTPOptions{CacheBytes: pagePortalCache})
+	tr := datfetch.FetchEarly(arg(args, 3))
+	portal := datfetch.NewHTTP(arg(args, 0).String(), datfetch.HTTPOptions{Transport: tr, CacheBytes: pagePortalCache})
 	// The cell source refuses what the cell dat's reader refuses
 	// (docs/divergences.md row 11).
-	cell := datfetch.NewHTTP(arg(args, 1).String(), datfetch.HTTPOptions{CacheBytes: pageCellCache,
+	cell := datfetch.NewHTTP(arg(args, 1).String(), datfetch.HTTPOptions{Transport: tr, CacheBytes: pageCellCache,
 		MaxRecordBytes: datfetch.MaxCellRecordBytes})
 	// The resampler's filter for 22050 Hz waves (most of the ambience's:
 	// the demo's beds, retail's) costs tens of milliseconds on this one

@@ -16,6 +16,16 @@ export interface LoadOptions {
   cell?: string;
   /** "acdatservice": portal and cell default to server + "/dats/portal/files/" and "/dats/cell/files/". */
   api?: "acdatservice";
+  /**
+   * Where the first setPlayer will go, if known: the records the first rebuild there reads (the
+   * region, the landblock listing, the 3×3 ring, the EnvCell indoors) are asked for while the wasm
+   * downloads, and the Go side takes those answers instead of asking again. A function is called
+   * with the region's name once its record's head has come ("" where it cannot be read: a failed
+   * request, a record served compressed), for a page whose opening spot depends on the data. The
+   * POS forms of docs/interfaces.md §1.1 whose landblock is plain from the text are read; any
+   * other, or null, asks nothing early.
+   */
+  at?: PositionInput | ((regionName: string) => PositionInput | null | undefined);
 }
 
 /** Landblock-local position (docs/interfaces.md §1.2). */
@@ -404,4 +414,10 @@ export interface Stats {
   cell: SourceStats;
   /** The mixer's resampled waves kept for reuse: bytes and how many. */
   mixer: { cached: number; clips: number };
+  /**
+   * The requests load() made while the wasm downloaded (LoadOptions.at): how many, how many the Go
+   * side took instead of asking itself, and how many it never asked for, aborted once the first
+   * sound could be heard.
+   */
+  early: { fetched: number; taken: number; dropped: number };
 }

@@ -15,7 +15,7 @@
 // into "caption" events while the audio is heard. Every error is an Error with a code
 // (AmbientError in ambient.d.ts).
 
-import { hexId as hex, mapCoord, mapText } from "./geo.js";
+import { BLOCK, WORLD, hexId as hex, landblockId, mapCoord, mapText, ring } from "./geo.js";
 
 // How often the page asks the Go side for its events (ms). Plays are
 // reported a little after they start; the audio itself is not affected.
@@ -24,6 +24,9 @@ const POLL_MS = 100;
 // The region record: what load() asks for first, and what tells a source
 // that answers from one that speaks another API.
 const REGION = "0x13000000";
+
+// The landblock listing beside the cell records (datfetch.LandblocksListing).
+const LISTING = "landblocks.txt";
 
 // The Go side's output rate (wasm/audio.go sampleRate): the AudioContext
 // made ahead of the click is made at it, as oto would make it.
@@ -44,36 +47,46 @@ export class AmbientAudio {
     const server = String(opts.server ?? "").replace(/\/+$/, "");
     const acdat = opts.api === "acdatservice";
     const base = (p) => new URL(server ? server + "/" + p : p, document.baseURI).href;
-    const portal = opts.portal ? new URL(opts.portal, document.baseURI).href
-      : base(acdat ? "dats/portal/files/" : "files/");
-    const cell = opts.cell ? new URL(opts.cell, document.baseURI).href
-      : base(acdat ? "dats/cell/files/" : "cell/files/");
+    // Ending in a slash, as the Go side's sources make them (datfetch.NewHTTP):
+    // the early requests' URLs are its own.
+    const slash = (u) => (u.endsWith("/") ? u : u + "/");
+    const portal = slash(opts.portal ? new URL(opts.portal, document.baseURI).href
+      : base(acdat ? "dats/portal/files/" : "files/"));
+    const cell = slash(opts.cell ? new URL(opts.cell, document.baseURI).href
+      : base(acdat ? "dats/cell/files/" : "cell/files/"));
     // The wasm and Go's glue beside this module are named in the literal
     // forms bundlers follow (Vite, webpack 5, Rollup): they copy both files
     // into the build and point these at the copies, on any route of the app.
     const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
       : new URL("./ambient.wasm", import.meta.url).href;
 
-    let api, early = null;
+    // What the Go side will ask for first is asked for now, while the wasm
+    // downloads; and the AudioContext is made where it costs the first
+    // sound nothing (ContextAhead).
+    const ahead = new ContextAhead();
+    const early = new EarlyFetches((url) => { if (WAVE.test(url)) ahead.waveAsked(); });
+    prefetch(early, { portal, cell, listing: !acdat, at: opts.at }).catch(() => {});
+    let api;
     try {
-      // The AudioContext is made while the wasm downloads: its constructor
-      // blocks for tens of milliseconds (hundreds on a busy machine), which
-      // the click would otherwise wait for. Made without a gesture it stays
-      // suspended, and silent, until start().
-      api = await runWasm(wasmURL, opts.wasmExec, () => { early = newContext(); });
+      api = await runWasm(wasmURL, opts.wasmExec);
     } catch (e) {
-      if (early) early.close().catch(() => {});
+      ahead.close();
+      early.drop();
       throw coded("wasm", `ambient: ${wasmURL}: ${e && e.message || e}`);
     }
     const amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
-    amb._early = early;
+    amb._ahead = ahead;
+    amb._fetches = early;
     try {
       // Ours and an export list their landblocks beside the cell records.
-      amb.info = JSON.parse(await api.open(portal, cell, !acdat));
+      amb.info = JSON.parse(await api.open(portal, cell, !acdat, early));
     } catch (e) {
       amb.dispose();
       throw await explainOpen(e, portal, server, acdat);
     }
+    // Once the first sound can be heard, what the Go side has not asked
+    // for is not what it asks first: let it go.
+    api.started().then(() => early.drop(), () => early.drop());
     amb._timer = setInterval(() => amb._poll(), POLL_MS);
     // Back online: ask at once for what failed, rather than at the host's
     // next backoff (up to 30 s away).
@@ -86,7 +99,8 @@ export class AmbientAudio {
     this._api = api;
     this._where = where;
     this._ctx = null;
-    this._early = null; // the AudioContext made at load, until start() hands it to the Go side
+    this._ahead = null; // the AudioContext made ahead of the click, until start() hands it to the Go side
+    this._fetches = null; // the requests made while the wasm loaded (EarlyFetches)
     this._onCtxState = null; // its statechange listener, removed at dispose
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set(), caption: new Set() };
     this._heard = false; // the audio was running at the last poll
@@ -114,11 +128,10 @@ export class AmbientAudio {
     let early = null;
     if (!this._ctx && Native) {
       // The Go side's oto creates its AudioContext inside this call: give it
-      // the one made at load while it is suspended, or else a new one; note
+      // the one made ahead while it is suspended, or else a new one; note
       // which, to report its state. Into a suspended one the Go side plays
       // its lead-in (wasm/audio.go).
-      early = this._early;
-      this._early = null;
+      early = this._ahead ? this._ahead.take() : null;
       if (early && early.state !== "suspended") { early.close().catch(() => {}); early = null; }
       globalThis.AudioContext = contextSpy(Native, early, box);
     }
@@ -209,6 +222,7 @@ export class AmbientAudio {
     this._live();
     const s = JSON.parse(this._call("stats"));
     s.wasmMemory = this._api.memory ? this._api.memory.buffer.byteLength : 0;
+    s.early = { ...this._fetches.counts };
     return s;
   }
 
@@ -247,8 +261,8 @@ export class AmbientAudio {
       this._ctx.removeEventListener("statechange", this._onCtxState);
       this._ctx.close().catch(() => {});
     }
-    if (this._early) this._early.close().catch(() => {});
-    this._early = null;
+    if (this._ahead) this._ahead.close();
+    if (this._fetches) this._fetches.drop();
     this._disposed = true;
     for (const s of Object.values(this._handlers)) s.clear();
   }
@@ -329,6 +343,253 @@ export class AmbientAudio {
   }
 }
 
+// ContextAhead makes the AudioContext start() will use ahead of the click
+// (wasm/audio.go: the click then plays at once), where it costs the first
+// sound nothing: once the wasm has asked for its first wave, whose wait on
+// the network leaves the main thread nothing else to do. Chromium's
+// constructor blocks that thread while the browser brings its audio service
+// up: 190–560 ms for a tab's first context here, 4–40 ms once the service
+// runs. navigator.mediaDevices.enumerateDevices() brings the service up
+// too, asynchronously, for 3–15 ms of the main thread; so in Chromium it is
+// asked at once, and the context is made once it has answered too. Not
+// elsewhere: Firefox's first enumerateDevices() holds the main thread
+// 100–170 ms, longer than its constructor (10–80 ms), and WebKit's
+// constructor takes under 2 ms. Where there is no mediaDevices (an insecure
+// origin) the context is made when the wave is asked for. A click before
+// then makes it in start().
+class ContextAhead {
+  constructor() {
+    this._ctx = null;
+    this._over = false; // taken or closed: make nothing more
+    this._warm = false; // the audio service has been brought up (or need not be)
+    this._wave = false; // the wasm has asked for its first wave
+    const nav = globalThis.navigator, md = nav && nav.mediaDevices;
+    let warming = null;
+    // userAgentData: Chromium's alone (its engines: Chrome, Edge, Opera…).
+    try { warming = md && md.enumerateDevices && nav.userAgentData ? md.enumerateDevices() : null; } catch { warming = null; }
+    if (!warming) this._warm = true;
+    else Promise.resolve(warming).then(() => this._ready("_warm"), () => this._ready("_warm"));
+  }
+
+  /** The wasm asks for a wave: the first one's wait on the network is idle time. */
+  waveAsked() { if (!this._wave) this._ready("_wave"); }
+
+  /** Hands over the context made (null: none yet); nothing is made after. */
+  take() {
+    this._over = true;
+    const c = this._ctx;
+    this._ctx = null;
+    return c;
+  }
+
+  close() {
+    const c = this.take();
+    if (c) c.close().catch(() => {});
+  }
+
+  _ready(what) {
+    this[what] = true;
+    // Out of the caller's stack: the wasm's fetch goes out first.
+    if (this._warm && this._wave) setTimeout(() => { if (!this._over && !this._ctx) this._ctx = newContext(); });
+  }
+}
+
+// A Wave record's URL: ids 0x0Axxxxxx (docs/dat-format.md §1.3).
+const WAVE = /\/0x0A[0-9A-F]{6}$/;
+
+// EarlyFetches holds the requests made while the wasm loads, for the Go
+// side's fetch transport to take (datfetch.FetchEarly): each is a fetch as
+// that transport makes it (the same URL, the same options), so that what
+// it hands over, failure or answer, is what the transport would have got
+// itself, and a request is never made twice. The HTTP cache is not relied
+// on: a source may forbid it. What the wasm has not taken when drop() runs
+// is aborted.
+class EarlyFetches {
+  /** @param {(url: string) => void} onTake told of every URL the wasm asks for */
+  constructor(onTake) {
+    this._table = new Map(); // url → {response, controller}, until taken
+    this._asked = new Set(); // the URLs the wasm has asked for
+    this._open = true;
+    this._onTake = onTake;
+    this.counts = { fetched: 0, taken: 0, dropped: 0 };
+  }
+
+  /**
+   * Asks for url now, unless the wasm has asked for it already (or drop()
+   * ran); resolves with the answer (null: not asked here). With peek it
+   * resolves with a copy for the page to read: the answer's body is teed,
+   * the Go side reading one branch and the copy the other, neither waiting
+   * for the other (Response.clone() does not serve: Chromium's copy waits
+   * for the original to be read).
+   * @returns {Promise<Response> | null}
+   */
+  fetch(url, peek = false) {
+    if (!this._open || this._asked.has(url) || this._table.has(url)) return null;
+    const controller = new AbortController();
+    let response = fetch(url, { signal: controller.signal, redirect: "follow" });
+    let copy = response;
+    if (peek) {
+      const both = response.then((r) => {
+        if (!r.body) return [r, r.clone()];
+        const [mine, theirs] = r.body.tee();
+        return [answerOf(r, theirs), new Response(mine, { status: r.status, statusText: r.statusText, headers: r.headers })];
+      });
+      response = both.then((x) => x[0]);
+      copy = both.then((x) => x[1]);
+    }
+    response.catch(() => {}); // the wasm's transport sees the failure when it takes it
+    this._table.set(url, { response, controller });
+    this.counts.fetched++;
+    return copy;
+  }
+
+  /** The Go side's transport asks for url: what was asked early, once, or undefined. */
+  take(url) {
+    this._asked.add(url);
+    try { this._onTake(url); } catch { /* a hint only */ }
+    const e = this._table.get(url);
+    if (!e) return undefined;
+    this._table.delete(url);
+    this.counts.taken++;
+    return e;
+  }
+
+  /** Aborts what the wasm did not take, and asks for nothing more. */
+  drop() {
+    this._open = false;
+    for (const e of this._table.values()) {
+      e.controller.abort();
+      this.counts.dropped++;
+    }
+    this._table.clear();
+  }
+}
+
+// prefetch asks for what the Go side asks first, in the order it asks: the
+// region and the landblock listing (session.New), then, once the listing
+// says which landblocks the source holds, the ring of the opening position
+// at (the page's first setPlayer) and its EnvCell when indoors (the first
+// rebuild's records: core/session needAt). at may be a function of the
+// region's name, for a page whose opening spot depends on the data; it
+// waits for the region's first bytes. What the listing does not name is
+// not asked for (the Go side would not ask); where the listing fails, no
+// landblock is asked for early (the Go side retries it, and asks by what
+// it finally says).
+async function prefetch(early, { portal, cell, listing, at }) {
+  const region = early.fetch(portal + REGION, typeof at === "function");
+  const list = listing ? early.fetch(cell + LISTING, at != null) : null;
+  if (at == null || (listing && !list)) return;
+  const where = typeof at === "function" ? at(await regionName(region)) : at;
+  let pos = null;
+  try { pos = where == null ? null : toPOS(where); } catch { pos = null; }
+  const spot = pos === null ? null : spotOf(pos);
+  if (!spot) return;
+  if (spot.envCell) early.fetch(cell + hex(spot.envCell));
+  const held = list ? await listed(list) : null;
+  if (held === false) return;
+  for (const [bx, by] of ring(spot.bx, spot.by)) {
+    const id = landblockId(bx, by);
+    if (!held || held.has(id)) early.fetch(cell + hex(id));
+  }
+}
+
+// answerOf is answer r with its body replaced: what datfetch's transport
+// reads of an answer (status, headers, type, body), as r has it.
+function answerOf(r, body) {
+  return { status: r.status, statusText: r.statusText, ok: r.ok, type: r.type, url: r.url, redirected: r.redirected, headers: r.headers, body };
+}
+
+// regionName reads the region's name from its record (docs/dat-format.md
+// §3.1: DID, number, version, then the name as a PString: u16 length,
+// Windows-1252), or "" where it cannot: the request failed, or the record
+// came as a dat stores it, compressed (acdatservice).
+async function regionName(p) {
+  try {
+    const r = await p;
+    if (!r.ok) return "";
+    const { bytes: b } = await head(r, 14 + 0xfffe);
+    const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    if (b.length < 14 || v.getUint32(0, true) !== Number(REGION)) return "";
+    const n = v.getUint16(12, true);
+    if (n === 0xffff || 14 + n > b.length) return "";
+    return new TextDecoder("windows-1252").decode(b.subarray(14, 14 + n));
+  } catch { return ""; }
+}
+
+// listed reads the landblock listing the Go side will read (the ids of the
+// landblocks the source holds), or null where the source has none (a 404:
+// the Go side then asks for each), or false where it failed, or is longer
+// than the Go side reads (datfetch maxLandblocksBytes: 1 MiB).
+async function listed(p) {
+  try {
+    const r = await p;
+    if (r.status === 404) return null;
+    if (!r.ok) return false;
+    const { bytes, whole } = await head(r, 1 << 20);
+    if (!whole) return false;
+    const ids = new Set();
+    for (const line of new TextDecoder().decode(bytes).split("\n")) {
+      const s = line.trim();
+      if (!s) continue;
+      if (!/^0x[0-9a-f]{1,8}$/i.test(s)) return false;
+      ids.add(parseInt(s, 16) >>> 0);
+    }
+    return ids;
+  } catch { return false; }
+}
+
+// head reads the page's copy of an answer up to max bytes, and lets go of
+// the rest: whole says whether that was all of it. The Go side's branch of
+// the body holds what was read until the Go side reads it, no more.
+async function head(r, max) {
+  if (!r.body) {
+    const b = new Uint8Array(await r.arrayBuffer());
+    return { bytes: b.subarray(0, max), whole: b.length <= max };
+  }
+  const reader = r.body.getReader();
+  const parts = [];
+  let n = 0, whole = false;
+  try {
+    while (n <= max) {
+      const { done, value } = await reader.read();
+      if (done) { whole = true; break; }
+      parts.push(value);
+      n += value.byteLength;
+    }
+  } finally {
+    if (!whole) reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(n);
+  let at = 0;
+  for (const part of parts) { bytes.set(part, at); at += part.byteLength; }
+  return { bytes: bytes.subarray(0, max), whole: whole && n <= max };
+}
+
+// spotOf reads the landblock (bx, by) a POS (docs/interfaces.md §1.1) stands
+// in, and the EnvCell it names indoors (0 outdoors); null for a form it does
+// not read as surely as core/world ParsePOS does (the Go side then asks).
+function spotOf(pos) {
+  const n = "([-+]?\\d+(?:\\.\\d*)?(?:[eE][-+]?\\d+)?)";
+  let m = /^\s*(?:your location is:\s*)?0x([0-9a-f]{8})(?![0-9a-f])/i.exec(pos);
+  if (m) {
+    const id = parseInt(m[1], 16) >>> 0, low = id & 0xffff;
+    if (low < 1 || low > 0xfffd || (low > 64 && low < 0x100)) return null;
+    return { bx: id >>> 24, by: (id >>> 16) & 0xff, envCell: low >= 0x100 ? id : 0 };
+  }
+  let X, Y;
+  if ((m = new RegExp("^\\s*@" + n + "\\s*,\\s*" + n + "\\s*,").exec(pos))) {
+    X = Number(m[1]); Y = Number(m[2]);
+  } else if ((m = new RegExp("^\\s*" + n + "([NS])\\s*,\\s*" + n + "([EW])\\s*$", "i").exec(pos))) {
+    const ns = Number(m[1]) * (/s/i.test(m[2]) ? -1 : 1), ew = Number(m[3]) * (/w/i.test(m[4]) ? -1 : 1);
+    X = (ew * 10 + 1019.5) * 24; Y = (ns * 10 + 1019.5) * 24;
+  } else return null;
+  if (!(X >= 0 && X < WORLD && Y >= 0 && Y < WORLD)) return null;
+  const bx = Math.floor(X / BLOCK), by = Math.floor(Y / BLOCK);
+  // A point on a landblock's edge: float32 rounding in Go may put it in the other.
+  if (X - bx * BLOCK < 0.01 || (bx + 1) * BLOCK - X < 0.01 || Y - by * BLOCK < 0.01 || (by + 1) * BLOCK - Y < 0.01) return null;
+  return { bx, by, envCell: 0 };
+}
+
 // newContext makes the AudioContext start() will use, suspended (where the
 // browser lets audio start without a gesture it would run, silent, until
 // then), or null where there is no Web Audio (start() then reports it).
@@ -374,8 +635,8 @@ function posText(pos) {
 }
 
 // runWasm instantiates ambient.wasm and resolves with the API object its Go
-// main hands over; whileLoading runs once the wasm is on its way.
-async function runWasm(wasmURL, wasmExec, whileLoading) {
+// main hands over.
+async function runWasm(wasmURL, wasmExec) {
   if (typeof globalThis.Go !== "function") {
     if (wasmExec) await import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(wasmExec, import.meta.url).href);
     else await import("./wasm_exec.js"); // a script that sets globalThis.Go; as a module it runs once
@@ -387,7 +648,6 @@ async function runWasm(wasmURL, wasmExec, whileLoading) {
   let inst;
   const compiling = WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
   compiling.catch(() => {}); // awaited below
-  whileLoading();
   try {
     inst = (await compiling).instance;
   } catch (e) {

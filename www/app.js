@@ -16,6 +16,11 @@ import { ZoneLayer } from "./page/zones.js";
 
 const NO_INFO = Object.freeze({ terrains: [], landmarks: [] });
 const HOLTBURG = "42.1N,33.6E"; // where to start on data without landmarks: Holtburg, in retail's Dereth
+// The demo world's region name and its river landmark (core/demo/spots):
+// where defaultSpot opens on the demo world, known here before the wasm
+// runs, so that load asks for that spot's records while the wasm loads.
+const DEMO_REGION = "Dereth (demo)";
+const DEMO_RIVER = "0xA9B5002D/120,96,22.8522";
 
 const $ = (/** @type {string} */ id) => document.getElementById(id);
 const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
@@ -126,7 +131,11 @@ async function startPage() {
 
     let a;
     try {
-      a = await AmbientAudio.load({ server: src.server, api: src.api });
+      // at: where the page goes first (below), as far as it is known
+      // before the region is decoded: the link's spot, else the default
+      // spot of the region named.
+      a = await AmbientAudio.load({ server: src.server, api: src.api,
+        at: movement.hashPos() ?? ((region) => (region === DEMO_REGION ? DEMO_RIVER : HOLTBURG)) });
     } catch (e) {
       if (my !== generation) return;
       console.warn(e);

@@ -74,9 +74,16 @@ type Stats struct {
 	Trouble *Trouble `json:"trouble,omitempty"`
 }
 
-// parallelFetches bounds the fetches in flight: enough to hide HTTP latency,
-// few enough not to flood a small server.
+// parallelFetches bounds the fetches of waves in flight: enough to hide
+// HTTP latency, few enough not to flood a small server.
 const parallelFetches = 8
+
+// parallelRecords bounds those of the small records a rebuild reads
+// (landblocks of 252 bytes, EnvCells, SoundTables): a load's landblocks are
+// at most 16 (a ring and, at a corner, its prefetched neighbours': 4×4),
+// and all of them, then all its tables, go out at once rather than the
+// ring's ninth waiting a round trip for a slot (issue 18).
+const parallelRecords = 16
 
 func newLoader(portal datfetch.Source, cell *datfetch.Landblocks, region *dat.Region) *loader {
 	return &loader{
@@ -136,18 +143,18 @@ func needAt(pos world.Position, extra ...uint32) need {
 // (found or missing) are not fetched again; a failed fetch leaves its
 // record unknown, so the next load asks again.
 func (l *loader) load(ctx context.Context, n need) {
-	l.fetchAll(ctx, l.cell, l.unknownBlocks(n.blocks), l.storeBlock)
+	l.fetchAll(ctx, l.cell, l.unknownBlocks(n.blocks), parallelRecords, l.storeBlock)
 	if n.cell != 0 {
-		l.fetchAll(ctx, l.cell, unknown(l, []uint32{n.cell}, l.cells), l.storeCell)
+		l.fetchAll(ctx, l.cell, unknown(l, []uint32{n.cell}, l.cells), parallelRecords, l.storeCell)
 	}
 	if ctx.Err() != nil {
 		return
 	}
-	l.fetchAll(ctx, l.portal, l.neededTables(n.blocks), l.storeTable)
+	l.fetchAll(ctx, l.portal, l.neededTables(n.blocks), parallelRecords, l.storeTable)
 	if ctx.Err() != nil || l.progressive {
 		return
 	}
-	l.fetchAll(ctx, l.portal, l.restore(l.neededWaves(n.blocks)), l.storeWave)
+	l.fetchAll(ctx, l.portal, l.restore(l.neededWaves(n.blocks)), parallelFetches, l.storeWave)
 	l.mu.Lock()
 	// A table counts as loaded only once its waves are decoded (docs/architecture.md §4.7).
 	for id, e := range l.tables {
@@ -367,7 +374,7 @@ func (l *loader) envCell(ctx context.Context, id uint32) (*dat.EnvCell, error) {
 func fetchOne[T any](l *loader, ctx context.Context, id uint32, kind dat.Kind, ask []uint32, m map[uint32]*T,
 	store func(id uint32, b []byte, err error) error) (*T, error) {
 	var failed error
-	l.fetchAll(ctx, l.cell, ask, func(id uint32, b []byte, err error) error {
+	l.fetchAll(ctx, l.cell, ask, 1, func(id uint32, b []byte, err error) error {
 		failed = store(id, b, err)
 		return failed
 	})
@@ -571,15 +578,15 @@ func (l *loader) wavesKnownLocked(t *dat.SoundTable) bool {
 	return true
 }
 
-// fetchAll gets ids from src, at most parallelFetches at once, and hands
-// each result to store, which decodes outside the loader's lock and takes
-// it only to record the result.
-func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32,
+// fetchAll gets ids from src, at most limit at once, and hands each result
+// to store, which decodes outside the loader's lock and takes it only to
+// record the result.
+func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32, limit int,
 	store func(id uint32, b []byte, err error) error) {
 	if len(ids) == 0 {
 		return
 	}
-	sem := make(chan struct{}, parallelFetches)
+	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	l.mu.Lock()
 	l.stats.Pending += len(ids)

@@ -344,3 +344,76 @@ func TestEventLogIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// meeting is a source whose Gets of the ids in want wait until all of them
+// are asked for at once: a load that asks them a few at a time never gets
+// its answers (and the test's context ends it).
+type meeting struct {
+	src  datfetch.Source
+	want map[uint32]bool
+
+	mu      sync.Mutex
+	waiting int
+	all     chan struct{} // closed once every id of want is being asked for
+}
+
+func newMeeting(src datfetch.Source, ids []uint32) *meeting {
+	m := &meeting{src: src, want: map[uint32]bool{}, all: make(chan struct{})}
+	for _, id := range ids {
+		m.want[id] = true
+	}
+	return m
+}
+
+func (m *meeting) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if m.want[id] {
+		m.mu.Lock()
+		if m.waiting++; m.waiting == len(m.want) {
+			close(m.all)
+		}
+		m.mu.Unlock()
+		select {
+		case <-m.all:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return m.src.Get(ctx, id)
+}
+
+// TestFirstLoadAsksAtOnce: the first load asks for the ring's nine
+// landblocks together, then for every SoundTable they name together, none
+// waiting for a slot a round trip away (issue 18).
+func TestFirstLoadAsksAtOnce(t *testing.T) {
+	w := demoWorld(t)
+	at := landmark(t, "river")
+	n := needAt(at)
+	if len(n.blocks) != 9 {
+		t.Fatalf("the river's ring has %d landblocks; want 9", len(n.blocks))
+	}
+	// The tables the ring names, as a host that has it all reads them.
+	ref := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{Sync: true})
+	ref.ld.load(context.Background(), n)
+	ref.ld.mu.Lock()
+	tables := ref.ld.tablesOfLocked(n.blocks)
+	ref.ld.mu.Unlock()
+	if len(tables) == 0 {
+		t.Fatal("the river's ring names no table")
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cell := newMeeting(datfetch.NewMemory(w.Cell), n.blocks)
+	portal := newMeeting(datfetch.NewMemory(w.Portal), tables)
+	h, err := New(ctx, portal, cell, Options{Config: ambient.DefaultConfig(), Progressive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.ld.load(ctx, n)
+	if ctx.Err() != nil {
+		t.Fatalf("the load did not ask for its %d landblocks and then its %d tables all at once", len(n.blocks), len(tables))
+	}
+	if b, tb := h.ld.unknownBlocks(n.blocks), h.ld.neededTables(n.blocks); len(b) > 0 || len(tb) > 0 {
+		t.Errorf("after the load landblocks %x and tables %x are still unknown", b, tb)
+	}
+}
