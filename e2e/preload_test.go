@@ -2,12 +2,14 @@ package e2e
 
 import (
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
+
+	"acambient/internal/modgraph"
 )
 
 // The page's index.html asks for every module app.js reaches (and the
@@ -24,23 +26,16 @@ func TestIndexPreloadsEveryModule(t *testing.T) {
 		}
 		return string(b)
 	}
-	imports := regexp.MustCompile(`(?m)^import\s[^;]*?from\s+"(\.{1,2}/[^"]+\.js)"|await import\("(\./[^"]+\.js)"\)`)
+	files, err := modgraph.Walk(www, "app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
 	reached := map[string]bool{}
-	var walk func(name string)
-	walk = func(name string) {
-		if reached[name] {
-			return
-		}
-		reached[name] = true
-		if name == "wasm_exec.js" {
-			return // Go's glue, copied in by the build
-		}
-		for _, m := range imports.FindAllStringSubmatch(read(name), -1) {
-			walk(path.Join(path.Dir(name), m[1]+m[2]))
+	for _, f := range files {
+		if strings.HasSuffix(f.Name, ".js") && f.Name != "app.js" { // app.js: the page's script itself
+			reached[f.Name] = true
 		}
 	}
-	walk("app.js")
-	delete(reached, "app.js") // the page's script itself
 
 	preloads := map[string]bool{}
 	for _, m := range regexp.MustCompile(`<link rel="modulepreload" href="([^"]+)">`).FindAllStringSubmatch(read("index.html"), -1) {
