@@ -263,3 +263,36 @@ func TestRunMatchesTheDirectSum(t *testing.T) {
 		}
 	}
 }
+
+// TestVoiceResamplesWhatItReaches: a voice never plays a frame its clip has
+// not computed: it resamples on demand what it reaches (the audio thread
+// cannot wait: a wait is a dropout), so whatever has been computed ahead
+// (another voice on the same clip, earlier reads) and whatever the blocks
+// the mixer is read in, every frame heard is the whole-clip resampler's,
+// sample for sample: no zeros, nothing stale.
+func TestVoiceResamplesWhatItReaches(t *testing.T) {
+	p := tone(22050, 997, 0.25, 2*22050)
+	whole := convertAll(p, newResampler(22050, DefaultRate)).data
+	// Slot 0 from 0 s, slot 1 on the same wave (the same clip, which slot
+	// 0 has computed a little beyond half a second by then) from 0.5 s.
+	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: p}, play(0, 0, 1, 0, 0), play(0.5, 1, 1, 0, 0)), Options{})
+	var out []float32
+	for i, blocks := 0, []int{1, 777, 2048, 5000, 3, 1600, 9999}; len(out) < 2*len(whole)+2*DefaultRate; i++ {
+		buf := make([]float32, 2*blocks[i%len(blocks)])
+		m.ReadFloat(buf)
+		out = append(out, buf...)
+	}
+	second := DefaultRate / 2
+	for j := 0; j < len(whole)+second; j++ {
+		var want float32
+		if j < len(whole) {
+			want += whole[j]
+		}
+		if k := j - second; k >= 0 && k < len(whole) {
+			want += whole[k]
+		}
+		if out[2*j] != want || out[2*j+1] != want {
+			t.Fatalf("frame %d: %v, %v; want %v from the whole clip", j, out[2*j], out[2*j+1], want)
+		}
+	}
+}
