@@ -113,7 +113,6 @@ type Host struct {
 	eng           *ambient.Engine
 	player        *world.Position // the latest Move
 	moved         bool            // a Move since the last Tick
-	moveLoaded    bool            // that Move began the load of its position (Move)
 	camera        *world.Position
 	heading       float64
 	cur           world.Position // where the engine was last moved to
@@ -237,20 +236,13 @@ func (h *Host) SetCameraPOS(text string, heading float64) (world.Where, error) {
 }
 
 // Move sets the player's position; it applies at the next Tick. A position
-// with a coordinate that is not a finite number is ignored. A host that
-// loads in the background starts loading what the position needs now, not
-// at that Tick: the page's first ring is then asked as soon as the page
-// places the listener, not up to a mixer step later (issue 18).
+// with a coordinate that is not a finite number is ignored.
 func (h *Host) Move(p world.Position) {
 	if !finitePos(p) {
 		return
 	}
 	h.mu.Lock()
 	h.player, h.moved = &p, true
-	h.moveLoaded = !h.opt.Sync && !h.loading
-	if h.moveLoaded {
-		h.fetchAt(p, h.now, false)
-	}
 	h.mu.Unlock()
 }
 
@@ -311,8 +303,8 @@ func (h *Host) Tick(now float64) []ambient.Event {
 	}
 	first := !h.ticked
 	h.ticked = true
-	moved, moveLoaded := h.moved, h.moveLoaded
-	h.moved, h.moveLoaded = false, false
+	moved := h.moved
+	h.moved = false
 	if moved {
 		h.cur, h.have = *h.player, true
 	}
@@ -335,10 +327,7 @@ func (h *Host) Tick(now float64) []ambient.Event {
 		h.retryNowLocked() // a source answers again: ask now (trouble.go)
 	}
 	retry := h.lacking && now >= h.retryAt
-	// A move whose load Move began (it may have ended already) is not
-	// loaded again: a second load running at the rebuild would keep the
-	// host from letting go of what the old place needed (afterRebuild).
-	if (moved && !moveLoaded) || again || retry {
+	if moved || again || retry {
 		h.fetch(now, retry && !moved && !again)
 	}
 	// A rebuild: on a move (the engine itself decides whether the cell
