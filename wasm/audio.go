@@ -57,7 +57,12 @@ const (
 	// resampling and twenty host ticks), and started(), which the page's
 	// "Click to listen" waits for, resolved only after it. A step is a few
 	// milliseconds; while the lead fills, the pump steps every fillEvery
-	// (the event loop runs between), so it is full within a few tens of ms.
+	// (the event loop runs between), so it is full within a few tens of ms;
+	// but only while a step gains on the clock by half a step or more: on
+	// a page too busy for that (a loaded machine, a slow engine), stepping
+	// every millisecond would take the thread from the network and
+	// everything else (WebKit's records stalled so in e2e), and the pump
+	// keeps its pace (what the lead lacks at the click is mixed then).
 	aheadStep = 4096
 	fillEvery = time.Millisecond
 )
@@ -129,8 +134,9 @@ func (a *audioOut) startPump() {
 			a.mu.Lock()
 			filling := false
 			if !a.live.Load() {
+				before := a.ahead.Ahead()
 				a.ahead.Advance(frames)
-				filling = a.ahead.Filling()
+				filling = a.ahead.Filling() && a.ahead.Ahead()-before >= aheadStep/2
 			}
 			a.mu.Unlock()
 			if filling {
