@@ -52,6 +52,20 @@ const (
 	// leadFrames is the lead-in: the ScriptProcessor's silent start.
 	leadFrames = 2 * spFrames
 	pumpEvery  = 20 * time.Millisecond
+	// aheadStep is the most the pump mixes ahead of the clock at a time:
+	// the lead (leadFrames+playerFrames, 0.68 s) mixed at once in the pump
+	// step that first sounded was one task of 80–230 ms (a first play's
+	// resampling and twenty host ticks), and started(), which the page's
+	// "Click to listen" waits for, resolved only after it. A step is a few
+	// milliseconds; while the lead fills, the pump steps every fillEvery
+	// (the event loop runs between), so it is full within a few tens of ms;
+	// but only while a step gains on the clock by half a step or more: on
+	// a page too busy for that (a loaded machine, a slow engine), stepping
+	// every millisecond would take the thread from the network and
+	// everything else (WebKit's records stalled so in e2e), and the pump
+	// keeps its pace (what the lead lacks at the click is mixed then).
+	aheadStep = 4096
+	fillEvery = time.Millisecond
 )
 
 type audioOut struct {
@@ -74,6 +88,7 @@ func newAudioOut(m *mix.Mixer) *audioOut {
 	if err != nil {
 		panic(err) // a constant in range
 	}
+	ahead.SetStep(aheadStep)
 	a := &audioOut{mixer: m, ahead: ahead}
 	a.startPump()
 	return a
@@ -118,11 +133,18 @@ func (a *audioOut) startPump() {
 			frames := int(min(now.Sub(last), 250*time.Millisecond).Seconds() * sampleRate)
 			last = now
 			a.mu.Lock()
+			filling := false
 			if !a.live.Load() {
+				before := a.ahead.Ahead()
 				a.ahead.Advance(frames)
+				filling = a.ahead.Filling() && a.ahead.Ahead()-before >= aheadStep/2
 			}
 			a.mu.Unlock()
-			time.Sleep(pumpEvery)
+			if filling {
+				time.Sleep(fillEvery)
+			} else {
+				time.Sleep(pumpEvery)
+			}
 		}
 	}()
 }

@@ -16,11 +16,18 @@ import "errors"
 // arriving late, the page's progressive start) then starts on the clock,
 // not Lead frames after it.
 //
+// The lead is made a Step at a time (SetStep): the Advance in which the
+// stream first sounds would otherwise mix all of it at once, a first
+// play's resampling and a lead's worth of ticks in one task of the page's
+// one thread, and the page's started() (which waits on that Advance) with
+// it.
+//
 // Advance and Read must not be called concurrently with each other or with
 // other reads of the mixer.
 type Ahead struct {
 	m       *Mixer
 	lead    int    // bytes kept mixed ahead
+	step    int    // bytes an Advance mixes ahead at most; 0: the whole lead
 	buf     []byte // mixed, not yet handed out (float32 LE stereo, as Mixer.Read)
 	sink    []byte
 	sounded bool // a non-zero sample has been mixed
@@ -34,9 +41,15 @@ func NewAhead(m *Mixer, lead int) (*Ahead, error) {
 	return &Ahead{m: m, lead: 8 * lead, buf: make([]byte, 0, 8*lead), sink: make([]byte, 8*1024)}, nil
 }
 
+// SetStep makes each Advance mix at most frames ahead of the clock (0, the
+// default: as many as the lead lacks), so that the lead fills over several
+// Advances. What the stream holds is the same either way; only how much of
+// it is ready at a given moment differs, and Read mixes on what is not.
+func (a *Ahead) SetStep(frames int) { a.step = 8 * max(frames, 0) }
+
 // Advance moves the clock by frames: that many frames of the stream are
 // dropped (those mixed ahead first), and, once the stream has sounded, it
-// is mixed on until Lead frames lie ahead again.
+// is mixed on towards Lead frames ahead (a Step at most).
 func (a *Ahead) Advance(frames int) {
 	want := 8 * max(frames, 0)
 	drop := min(want, len(a.buf))
@@ -48,10 +61,18 @@ func (a *Ahead) Advance(frames int) {
 		rest -= n
 	}
 	if have := len(a.buf); a.sounded && have < a.lead {
-		a.buf = a.buf[:a.lead]
+		n := a.lead - have
+		if a.step > 0 {
+			n = min(n, a.step)
+		}
+		a.buf = a.buf[:have+n]
 		a.m.Read(a.buf[have:]) // never fails, fills it all
 	}
 }
+
+// Filling reports whether the stream has sounded and less than Lead frames
+// lie ahead: an Advance now would mix more.
+func (a *Ahead) Filling() bool { return a.sounded && len(a.buf) < a.lead }
 
 // silent reports whether b holds only zero samples (+0; a mixer's silence).
 func silent(b []byte) bool {

@@ -113,3 +113,50 @@ func TestAheadKeepsNothingWhileSilent(t *testing.T) {
 		t.Fatal("the frames kept ahead are not the stream's next")
 	}
 }
+
+// TestAheadStepsTheLead: with a Step, the Advance in which the stream
+// first sounds mixes at most that much ahead, each later one at most that
+// much more, until Lead frames lie ahead; a Read while the lead is still
+// filling (a click that comes early) carries the stream on unbroken, and
+// so does one after it has filled.
+func TestAheadStepsTheLead(t *testing.T) {
+	pcm := map[uint32]*audio.PCM{1: tone(22050, 440, 0.3, 3*22050), 2: tone(44100, 300, 0.2, 50000)}
+	script := func() *fakeHost { return newFake(pcm, play(0.1, 0, 1, 0, 0), play(0.3, 1, 2, -3, 5)) }
+	const lead, step, pump = 32768, 4096, 960
+	for _, readAt := range []int{1, 3, 100} { // Advances after the first sound before the Read
+		ref, _ := New(script(), Options{})
+		m, _ := New(script(), Options{})
+		a, _ := NewAhead(m, lead)
+		a.SetStep(step)
+		moved, sounded, steps := 0, 0, 0
+		for sounded < readAt {
+			before := a.Ahead()
+			a.Advance(pump)
+			moved += pump
+			if a.Ahead() == 0 {
+				continue
+			}
+			sounded++
+			if grown := a.Ahead() - max(before-pump, 0); grown > step {
+				t.Fatalf("an Advance mixed %d frames ahead, the step is %d", grown, step)
+			}
+			if a.Ahead() == lead && a.Filling() || a.Ahead() < lead && !a.Filling() {
+				t.Fatalf("%d frames ahead of %d, Filling %v", a.Ahead(), lead, a.Filling())
+			}
+			if a.Ahead() < lead {
+				steps++
+			}
+		}
+		if readAt == 100 && (a.Ahead() != lead || steps < lead/step) {
+			t.Fatalf("after 100 Advances: %d frames ahead (want %d), filled in %d steps", a.Ahead(), lead, steps)
+		}
+		want := make([]byte, 8*(moved+2*lead))
+		ref.Read(want)
+		got := make([]byte, 8*2*lead)
+		a.Read(got[:8*1000+3])
+		a.Read(got[8*1000+3:])
+		if !bytes.Equal(got, want[8*moved:]) {
+			t.Fatalf("read after %d sounding Advances: the stream differs from the straight one", readAt)
+		}
+	}
+}

@@ -222,3 +222,77 @@ func TestPrepareDesignsTheSameFilter(t *testing.T) {
 		t.Fatal("a second Prepare designed again")
 	}
 }
+
+// TestRunMatchesTheDirectSum: the filter's unrolled sum gives, sample for
+// sample and bit for bit, what the plain tap-by-tap loop gives (the order
+// of a float32 sum is the output's: `render` and its golden files depend
+// on it), at an exact ratio and at one read between rows.
+func TestRunMatchesTheDirectSum(t *testing.T) {
+	for _, pair := range [][2]int{{22050, 48000}, {22222, 48000}, {48000, 44100}, {11025, 48000}} {
+		r := newResampler(pair[0], pair[1])
+		p := tone(pair[0], 3001, 0.9, 4000)
+		got := convertAll(p, r).data
+		want := make([]float32, r.frames(4000))
+		taps := 2 * r.half
+		for j := range want {
+			pos := int64(j) * int64(r.in)
+			base, rem := int(pos/int64(r.out)), int(pos%int64(r.out))
+			var acc float32
+			for m := 0; m < taps; m++ {
+				in := base - r.half + 1 + m
+				var v float32
+				if in >= 0 && in < len(p.Samples) {
+					v = p.Samples[in]
+				}
+				if r.exact {
+					acc += v * r.coef[rem*taps+m]
+					continue
+				}
+				q := int64(rem) * int64(r.rows)
+				row := int(q / int64(r.out))
+				f := float32(float64(q%int64(r.out)) / float64(r.out))
+				c0, c1 := r.coef[row*taps+m], r.coef[(row+1)*taps+m]
+				acc += v * (c0 + f*(c1-c0))
+			}
+			want[j] = acc
+		}
+		for j := range want {
+			if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+				t.Fatalf("%d → %d: frame %d is %v, the direct sum %v", pair[0], pair[1], j, got[j], want[j])
+			}
+		}
+	}
+}
+
+// TestVoiceResamplesWhatItReaches: a voice never plays a frame its clip has
+// not computed: it resamples on demand what it reaches (the audio thread
+// cannot wait: a wait is a dropout), so whatever has been computed ahead
+// (another voice on the same clip, earlier reads) and whatever the blocks
+// the mixer is read in, every frame heard is the whole-clip resampler's,
+// sample for sample: no zeros, nothing stale.
+func TestVoiceResamplesWhatItReaches(t *testing.T) {
+	p := tone(22050, 997, 0.25, 2*22050)
+	whole := convertAll(p, newResampler(22050, DefaultRate)).data
+	// Slot 0 from 0 s, slot 1 on the same wave (the same clip, which slot
+	// 0 has computed a little beyond half a second by then) from 0.5 s.
+	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: p}, play(0, 0, 1, 0, 0), play(0.5, 1, 1, 0, 0)), Options{})
+	var out []float32
+	for i, blocks := 0, []int{1, 777, 2048, 5000, 3, 1600, 9999}; len(out) < 2*len(whole)+2*DefaultRate; i++ {
+		buf := make([]float32, 2*blocks[i%len(blocks)])
+		m.ReadFloat(buf)
+		out = append(out, buf...)
+	}
+	second := DefaultRate / 2
+	for j := 0; j < len(whole)+second; j++ {
+		var want float32
+		if j < len(whole) {
+			want += whole[j]
+		}
+		if k := j - second; k >= 0 && k < len(whole) {
+			want += whole[k]
+		}
+		if out[2*j] != want || out[2*j+1] != want {
+			t.Fatalf("frame %d: %v, %v; want %v from the whole clip", j, out[2*j], out[2*j+1], want)
+		}
+	}
+}

@@ -118,6 +118,9 @@ type need struct {
 	cell   uint32 // 0 outdoors
 }
 
+// equal reports whether n and o are the same records.
+func (n need) equal(o need) bool { return n.cell == o.cell && slices.Equal(n.blocks, o.blocks) }
+
 // needAt lists what a rebuild at pos reads (ambient.Ring: the engine's own
 // walk), plus the rings of the blocks in extra (prefetch).
 func needAt(pos world.Position, extra ...uint32) need {
@@ -143,14 +146,27 @@ func needAt(pos world.Position, extra ...uint32) need {
 // (found or missing) are not fetched again; a failed fetch leaves its
 // record unknown, so the next load asks again.
 func (l *loader) load(ctx context.Context, n need) {
-	l.fetchAll(ctx, l.cell, l.unknownBlocks(n.blocks), parallelRecords, l.storeBlock)
+	storeBlock := l.storeBlock
+	var early *earlyTables
+	if l.progressive {
+		early = &earlyTables{l: l, ctx: ctx, asked: map[uint32]bool{}}
+		storeBlock = early.storeBlock
+	}
+	l.fetchAll(ctx, l.cell, l.unknownBlocks(n.blocks), parallelRecords, storeBlock)
 	if n.cell != 0 {
 		l.fetchAll(ctx, l.cell, unknown(l, []uint32{n.cell}, l.cells), parallelRecords, l.storeCell)
+	}
+	tables := func() []uint32 { return l.neededTables(n.blocks) }
+	if early != nil {
+		early.wg.Wait()
+		tables = func() []uint32 { // the rest: those of blocks known before this load
+			return slices.DeleteFunc(l.neededTables(n.blocks), func(id uint32) bool { return early.asked[id] })
+		}
 	}
 	if ctx.Err() != nil {
 		return
 	}
-	l.fetchAll(ctx, l.portal, l.neededTables(n.blocks), parallelRecords, l.storeTable)
+	l.fetchAll(ctx, l.portal, tables(), parallelRecords, l.storeTable)
 	if ctx.Err() != nil || l.progressive {
 		return
 	}
@@ -164,6 +180,43 @@ func (l *loader) load(ctx context.Context, n need) {
 		}
 	}
 	l.mu.Unlock()
+}
+
+// earlyTables asks for a landblock's SoundTables as soon as the landblock
+// is decoded (progressive): the page's rebuild needs both, and the ring's
+// tables then travel while its last landblocks are still on their way,
+// not one round trip (and whatever else runs on the page's thread) after
+// the last of them. Each table is asked once per load.
+type earlyTables struct {
+	l     *loader
+	ctx   context.Context
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	asked map[uint32]bool
+}
+
+func (e *earlyTables) storeBlock(id uint32, b []byte, err error) error {
+	problem := e.l.storeBlock(id, b, err)
+	if e.ctx.Err() != nil {
+		return problem
+	}
+	var ids []uint32
+	e.mu.Lock()
+	for _, t := range e.l.neededTables([]uint32{id}) {
+		if !e.asked[t] {
+			e.asked[t] = true
+			ids = append(ids, t)
+		}
+	}
+	e.mu.Unlock()
+	if len(ids) > 0 {
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.l.fetchAll(e.ctx, e.l.portal, ids, parallelRecords, e.l.storeTable)
+		}()
+	}
+	return problem
 }
 
 // complete reports whether every record a rebuild for n reads is known, so

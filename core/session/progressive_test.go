@@ -434,3 +434,111 @@ func TestStarted(t *testing.T) {
 		t.Error("Started closed before the first wave was in")
 	}
 }
+
+// heldBlock is a cell source that holds one landblock back until it is let
+// go, and a portal source that notes the SoundTables asked for.
+type heldBlock struct {
+	datfetch.Source
+	id      uint32
+	release chan struct{}
+}
+
+func (h *heldBlock) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if id == h.id {
+		select {
+		case <-h.release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return h.Source.Get(ctx, id)
+}
+
+type notedTables struct {
+	datfetch.Source
+	asked chan uint32
+}
+
+func (n *notedTables) Get(ctx context.Context, id uint32) ([]byte, error) {
+	if dat.PortalKind(id) == dat.KindSoundTable {
+		select {
+		case n.asked <- id:
+		default:
+		}
+	}
+	return n.Source.Get(ctx, id)
+}
+
+// TestProgressiveAsksTablesWithTheirLandblock: the page's host asks for a
+// landblock's SoundTables as soon as that landblock is in, while others of
+// the ring are still on their way (a table once per load), and the load
+// ends, the rebuild complete, once the last landblock is in.
+func TestProgressiveAsksTablesWithTheirLandblock(t *testing.T) {
+	w := demoWorld(t)
+	river := landmark(t, "river")
+	ring := needAt(river).blocks
+	cell := &heldBlock{Source: datfetch.NewMemory(w.Cell), id: ring[len(ring)-1], release: make(chan struct{})}
+	portal := &notedTables{Source: datfetch.NewMemory(w.Portal), asked: make(chan uint32, 64)}
+	h := pageHost(t, portal, cell, Options{Progressive: true})
+	now := 0.0
+	h.Move(river)
+	h.Tick(now)
+	seen := map[uint32]int{}
+	select {
+	case id := <-portal.asked:
+		seen[id]++
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no SoundTable asked for while landblock 0x%08X was held back", cell.id)
+	}
+	close(cell.release)
+	settle(t, h, &now)
+	for len(portal.asked) > 0 {
+		seen[<-portal.asked]++
+	}
+	for id, n := range seen {
+		if n > 1 {
+			t.Errorf("table 0x%08X asked %d times in one load", id, n)
+		}
+	}
+}
+
+// TestMoveDuringItsLoad: a second Move to the place whose load runs does not
+// ask for it again once that load ends; a Move elsewhere does.
+func TestMoveDuringItsLoad(t *testing.T) {
+	w := demoWorld(t)
+	river := landmark(t, "river")
+	ring := needAt(river).blocks
+	cell := &heldBlock{Source: datfetch.NewMemory(w.Cell), id: ring[0], release: make(chan struct{})}
+	h := pageHost(t, datfetch.NewMemory(w.Portal), cell, Options{Progressive: true})
+	now := 0.0
+	h.Move(river)
+	h.Tick(now)
+	for deadline := time.Now().Add(20 * time.Second); !h.ld.fetching(); {
+		if time.Now().After(deadline) {
+			t.Fatal("no fetch began")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	stale := func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if !h.loading {
+			t.Fatal("the load ended while a landblock was held back")
+		}
+		return h.stale
+	}
+	h.Move(river)
+	now += 1.0 / 30
+	h.Tick(now)
+	if stale() {
+		t.Error("a second Move to the place being loaded asks for it again")
+	}
+	h.Move(landmark(t, "meadow"))
+	now += 1.0 / 30
+	h.Tick(now)
+	if !stale() {
+		t.Error("a Move elsewhere during a load is not loaded after it")
+	}
+	close(cell.release)
+	settle(t, h, &now)
+}

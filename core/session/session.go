@@ -126,6 +126,7 @@ type Host struct {
 	answersAtFail answersSeen     // trouble.go: the sources' answers at the last failure
 	slow          slowWatch       // trouble.go: the bytes arriving while fetches are in flight
 	loading       bool            // a background load is running
+	loadingFor    need            // what it loads
 	stale         bool            // the listener moved while a load ran: load again when it ends
 	events        []ambient.Event // this tick's, handed to the caller of Tick
 	captions      *caption.Captioner
@@ -371,7 +372,11 @@ func (h *Host) Tick(now float64) []ambient.Event {
 // fetch loads what the current position needs: inline in Sync mode, else in
 // the background (one load at a time; a Move during a load is picked up by
 // the retry that the incomplete rebuild schedules).
-func (h *Host) fetch(now float64, isRetry bool) {
+func (h *Host) fetch(now float64, isRetry bool) { h.fetchAt(h.cur, now, isRetry) }
+
+// fetchAt is fetch for what pos needs. A load asked for while one runs
+// that loads just that is not asked again.
+func (h *Host) fetchAt(pos world.Position, now float64, isRetry bool) {
 	if isRetry {
 		h.retryAt = now + h.retryWait
 		h.retryWait = math.Min(2*h.retryWait, retryMax)
@@ -379,7 +384,7 @@ func (h *Host) fetch(now float64, isRetry bool) {
 		h.retryWait = retryFirst
 		h.retryAt = now + retryFirst
 	}
-	n := h.needs()
+	n := h.needsAt(pos)
 	if h.opt.Sync {
 		h.mu.Unlock()
 		h.ld.load(h.ctx, n)
@@ -387,10 +392,12 @@ func (h *Host) fetch(now float64, isRetry bool) {
 		return
 	}
 	if h.loading {
-		h.stale = true // picked up again once the current load ends
+		if !n.equal(h.loadingFor) {
+			h.stale = true // picked up again once the current load ends
+		}
 		return
 	}
-	h.loading, h.stale = true, false
+	h.loading, h.stale, h.loadingFor = true, false, n
 	go func() {
 		h.ld.load(h.ctx, n)
 		h.mu.Lock()
@@ -405,12 +412,14 @@ func (h *Host) fetch(now float64, isRetry bool) {
 
 // needs is what the current position's rebuild reads, plus the rings of the
 // neighbouring blocks the player is near (Prefetch).
-func (h *Host) needs() need {
+func (h *Host) needs() need { return h.needsAt(h.cur) }
+
+func (h *Host) needsAt(pos world.Position) need {
 	var extra []uint32
-	if h.opt.Prefetch && !h.opt.Sync && world.IsOutdoor(h.cur.ObjCellID) {
-		extra = nearEdges(h.cur)
+	if h.opt.Prefetch && !h.opt.Sync && world.IsOutdoor(pos.ObjCellID) {
+		extra = nearEdges(pos)
 	}
-	return needAt(h.cur, extra...)
+	return needAt(pos, extra...)
 }
 
 // afterRebuild notes whether the rebuild had everything it reads, and lets
@@ -424,7 +433,10 @@ func (h *Host) afterRebuild(gen uint64) {
 		h.wavesDue = false
 	}
 	h.wavesSeen = h.ld.waveGeneration()
-	h.lacking = !h.ld.complete(needAt(h.cur))
+	// Records that came while the engine rebuilt (a load runs beside it)
+	// may be some it looked for before they were there: then the rebuild
+	// lacked them, however complete the records are now.
+	h.lacking = !h.ld.complete(needAt(h.cur)) || h.ld.generation() != gen
 	if h.lacking && h.retryAt <= h.now {
 		h.retryAt = h.now + h.retryWait
 	}
