@@ -404,4 +404,10 @@ export interface Stats {
   cell: SourceStats;
   /** The mixer's resampled waves kept for reuse: bytes and how many. */
   mixer: { cached: number; clips: number };
+  /**
+   * The blocks decoded and resampled waves are held in (one pool the
+   * instance's waves share), bytes: every block made (the most ever held at
+   * once) and those free for the next wave. Part of go.live, not beside it.
+   */
+  samples: { total: number; free: number };
 }

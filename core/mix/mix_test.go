@@ -8,6 +8,7 @@ import (
 
 	"acambient/core/ambient"
 	"acambient/core/audio"
+	"acambient/core/samples"
 )
 
 // fakeHost plays a script: Tick(now) returns the events with T ≤ now not
@@ -44,11 +45,11 @@ func play(t float64, slot int, wave uint32, db, pan int) ambient.Event {
 
 // dc is a mono wave of n frames at rate, every sample v.
 func dc(rate, n int, v float32) *audio.PCM {
-	p := &audio.PCM{Rate: rate, Channels: 1, Samples: make([]float32, n)}
-	for i := range p.Samples {
-		p.Samples[i] = v
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = v
 	}
-	return p
+	return audio.NewPCM(rate, 1, s)
 }
 
 // watched is a Host whose mixer is checked against the engine's slots at
@@ -189,10 +190,11 @@ func TestPlayLandsOnItsFrame(t *testing.T) {
 // frame of the first tick at which the engine counts its slot free
 // (now ≥ T + 10001/22050), and a stereo wave keeps its channels.
 func TestVoiceEndsWithItsWave(t *testing.T) {
-	st := &audio.PCM{Rate: 22050, Channels: 2, Samples: make([]float32, 2*10001)}
+	s := make([]float32, 2*10001)
 	for i := 0; i < 10001; i++ {
-		st.Samples[2*i], st.Samples[2*i+1] = 0.5, -0.25
+		s[2*i], s[2*i+1] = 0.5, -0.25
 	}
+	st := audio.NewPCM(22050, 2, s)
 	T := 5 * DefaultTick
 	h := newFake(map[uint32]*audio.PCM{1: st}, play(T, 0, 1, 0, 0))
 	m := newMixer(t, h, Options{})
@@ -265,7 +267,7 @@ func TestLimiter(t *testing.T) {
 	sine := tone(48000, 997, math.Pow(10, -3.0/20), 48000)
 	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: sine}, play(0, 0, 1, 0, 0)), Options{})
 	out := render(m, 48000, 1024)
-	for j, s := range sine.Samples {
+	for j, s := range sine.Samples.Flat() {
 		if out[2*j] != s || out[2*j+1] != s {
 			t.Fatalf("frame %d = %v, %v; want %v exactly", j, out[2*j], out[2*j+1], s)
 		}
@@ -304,11 +306,11 @@ func TestLimiter(t *testing.T) {
 // [-1, 1].
 func TestNoNaNLeaves(t *testing.T) {
 	bad := dc(22050, 22050, 0.5)
-	for i := 0; i < len(bad.Samples); i += 7 {
-		bad.Samples[i] = float32(math.NaN())
+	for i := 0; i < bad.Samples.Len(); i += 7 {
+		bad.Samples.Set(i, float32(math.NaN()))
 	}
-	bad.Samples[100] = float32(math.Inf(1))
-	bad.Samples[200] = float32(math.Inf(-1))
+	bad.Samples.Set(100, float32(math.Inf(1)))
+	bad.Samples.Set(200, float32(math.Inf(-1)))
 	same := dc(48000, 48000, float32(math.NaN()))
 	h := newFake(map[uint32]*audio.PCM{1: bad, 2: same}, play(0, 0, 1, 0, 0), play(0, 1, 2, 0, 0))
 	m := newMixer(t, h, Options{})
@@ -361,14 +363,16 @@ func TestReadBytes(t *testing.T) {
 
 // TestCache: a wave is resampled once while the host retains it, dropped
 // from the cache (within a second of audio) once the host lets it go, and
-// the budget evicts the least recently used.
+// the budget evicts the least recently used. A clip counts the blocks it
+// holds (48000 samples: 3 blocks of 16 Ki samples, 192 KiB).
 func TestCache(t *testing.T) {
 	pcm := map[uint32]*audio.PCM{1: dc(22050, 22050, 0.1), 2: dc(22050, 22050, 0.1), 3: dc(22050, 22050, 0.1)}
 	h := newFake(pcm, play(0, 0, 1, 0, 0), play(DefaultTick, 1, 1, 0, 0), play(2*DefaultTick, 2, 2, 0, 0))
-	m := newMixer(t, h, Options{CacheBytes: 2 * 48000 * 4})
+	const clipBytes = (48000 + samples.BlockLen - 1) / samples.BlockLen * samples.BlockBytes
+	m := newMixer(t, h, Options{CacheBytes: 2 * clipBytes})
 	render(m, 4800, 480)
 	c1 := m.cache.m[1]
-	if c1 == nil || m.cache.m[2] == nil || len(m.cache.m) != 2 || m.cache.used != 2*48000*4 {
+	if c1 == nil || m.cache.m[2] == nil || len(m.cache.m) != 2 || m.cache.used != 2*clipBytes {
 		t.Fatalf("cache holds %d clips, %d bytes", len(m.cache.m), m.cache.used)
 	}
 	if m.voices[0].c != m.voices[1].c {
