@@ -364,7 +364,7 @@ func TestReadBytes(t *testing.T) {
 // TestCache: a wave is resampled once while the host retains it, dropped
 // from the cache (within a second of audio) once the host lets it go, and
 // the budget evicts the least recently used. A clip counts the blocks it
-// holds (48000 samples: 3 blocks of 16 Ki samples, 192 KiB).
+// holds (48000 samples: 6 blocks of 8 Ki samples, 192 KiB).
 func TestCache(t *testing.T) {
 	pcm := map[uint32]*audio.PCM{1: dc(22050, 22050, 0.1), 2: dc(22050, 22050, 0.1), 3: dc(22050, 22050, 0.1)}
 	h := newFake(pcm, play(0, 0, 1, 0, 0), play(DefaultTick, 1, 1, 0, 0), play(2*DefaultTick, 2, 2, 0, 0))

@@ -43,6 +43,9 @@ func (v *voice) mix(buf []float32) {
 	for len(out) > 0 {
 		src := v.c.data.Span(int(v.pos)*ch, len(out)/2*ch)
 		m := len(src) / ch
+		if m == 0 {
+			break // not reached: fill computed every frame read here
+		}
 		o := out[:2*m]
 		switch {
 		case v.fade > 0:
