@@ -476,3 +476,106 @@ func TestFadeAllFromAnotherGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// TestClipsAcrossBlockEdges: a clip's samples lie in blocks of
+// samples.BlockLen (core/samples). A mono or stereo wave at the output rate
+// whose length falls before, on and past a block edge, or spans several
+// blocks, plays exactly its samples, read in blocks of 777 frames (so
+// reads straddle the edges at every offset); one cut mid-play fades across
+// a block edge by the same gains a flat slice gives.
+func TestClipsAcrossBlockEdges(t *testing.T) {
+	for _, ch := range []int{1, 2} {
+		bf := samples.BlockLen / ch // frames a block holds
+		for _, n := range []int{0, 1, bf - 1, bf, bf + 1, 3*bf + 5} {
+			s := edgeRamp(n * ch)
+			m := newMixer(t, newFake(map[uint32]*audio.PCM{1: audio.NewPCM(48000, ch, s)}, play(0, 0, 1, 0, 0)), Options{})
+			out := render(m, n+100, 777)
+			for j := 0; j < n+100; j++ {
+				l, r := float32(0), float32(0)
+				if j < n {
+					l, r = s[j*ch], s[j*ch+ch-1]
+				}
+				if out[2*j] != l || out[2*j+1] != r {
+					t.Fatalf("%d ch, %d frames: frame %d = %v, %v; want %v, %v", ch, n, j, out[2*j], out[2*j+1], l, r)
+				}
+			}
+		}
+		// A cut 100 frames before the first block edge: the fade's frames
+		// straddle it.
+		n, cut := 2*bf, bf-100
+		s := edgeRamp(n * ch)
+		m := newMixer(t, newFake(map[uint32]*audio.PCM{1: audio.NewPCM(48000, ch, s)}, play(0, 0, 1, 0, 0)), Options{})
+		out := render(m, cut, 777)
+		m.FadeAll()
+		out = append(out, render(m, n-cut, 777)...)
+		g, step := float32(1), 1/float32(m.fadeLen)
+		for j := 0; j < n; j++ {
+			l, r := s[j*ch], s[j*ch+ch-1]
+			switch k := j - cut; {
+			case k >= m.fadeLen:
+				l, r = 0, 0
+			case k >= 0:
+				g = max(g-step, 0)
+				l, r = l*1*g, r*1*g
+			}
+			if out[2*j] != l || out[2*j+1] != r {
+				t.Fatalf("%d ch, cut at %d: frame %d = %v, %v; want %v, %v", ch, cut, j, out[2*j], out[2*j+1], l, r)
+			}
+		}
+	}
+}
+
+// TestResampledClipAcrossBlockEdges: a resampled clip, its frames computed
+// a block's run at a time, equals the same filter run over one flat slice
+// of the whole output, for inputs whose output ends before, on and past
+// block edges and spans several blocks.
+func TestResampledClipAcrossBlockEdges(t *testing.T) {
+	r := newResampler(22050, 48000)
+	for _, ch := range []int{1, 2} {
+		bf := samples.BlockLen / ch
+		for _, out := range []int{1, bf - 1, bf, bf + 1, 3*bf + 5} {
+			in := (out*r.in + r.out - 1) / r.out // the fewest input frames giving out
+			p := audio.NewPCM(22050, ch, edgeRamp(in*ch))
+			c := convertAll(p, r)
+			if c.frames < out || c.data.Len() != c.frames*ch {
+				t.Fatalf("%d ch, %d input frames: %d frames, %d samples; want %d frames at least", ch, in, c.frames, c.data.Len(), out)
+			}
+			want := flatResample(p, r)
+			got := c.data.Flat()
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%d ch, %d frames: sample %d = %v, the flat run %v", ch, c.frames, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// flatResample is a wave's clip by one run of the filter per channel into
+// one flat slice: the reference for the block-wise fill.
+func flatResample(p *audio.PCM, r *resampler) []float32 {
+	frames, ch, in := r.frames(p.Frames()), min(p.Channels, 2), p.Samples.Flat()
+	dst := make([]float32, frames*ch)
+	lo, hi := r.window(0, frames)
+	for k := range ch {
+		pad := make([]float32, hi-lo)
+		for i := range pad {
+			if x := lo + i; x >= 0 && x < p.Frames() {
+				pad[i] = sanitize(in[x*p.Channels+k])
+			}
+		}
+		r.run(dst[k:], ch, pad, lo, 0, frames)
+	}
+	return dst
+}
+
+// edgeRamp is a ramp within ±0.5 (the limiter passes it bit for bit) of
+// period 1999, prime to the block length, so a sample read from the wrong
+// place shows.
+func edgeRamp(n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(i%1999-999) / 2000
+	}
+	return s
+}
