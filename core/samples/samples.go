@@ -30,8 +30,9 @@ import (
 // half a block at its end on average: of the demo world's waves and their
 // 48 kHz copies (62 buffers, 35.7 MiB) 2.4% at 32 KiB, 4.9% at 64 KiB,
 // 11% at 128 KiB; smaller blocks cost the mixer's loop more edges, one
-// every 4096 stereo frames here, which core/mix's BenchmarkMixer16Voices
-// does not tell apart from none.
+// every 4096 stereo frames here: in core/mix's BenchmarkMixer16Voices the
+// voices' loop took 50.5 µs an op against 49 with flat slices, within
+// the noise of the shared machine it was measured on.
 const BlockLen = 1 << blockShift
 
 const (
