@@ -122,6 +122,29 @@ func TestPoolHoldsTheMostHeld(t *testing.T) {
 	}
 }
 
+// TestPoolKeepsAtMostMaxFree: a place that held more blocks than MaxFree
+// leaves, once its waves are collected, MaxFree blocks in the pool and lets
+// the rest go to the heap (they would count as live for the rest of the
+// session); the next place takes the kept ones first.
+func TestPoolKeepsAtMostMaxFree(t *testing.T) {
+	settle(t)
+	pool.Lock()
+	pool.free, pool.made = nil, 0
+	pool.Unlock()
+	if held := hold([]int{30 * BlockLen, 20*BlockLen + 1}); held != 51 {
+		t.Fatalf("held %d blocks; the test wants 51", held)
+	}
+	settle(t)
+	if got := Stats(); got.Total != MaxFree*BlockBytes || got.Free != got.Total {
+		t.Errorf("after a place of 51 blocks: pool total %d bytes, %d free; want %d (MaxFree blocks), all free", got.Total, got.Free, MaxFree*BlockBytes)
+	}
+	b := Make(10 * BlockLen)
+	if got := Stats(); got.Total != MaxFree*BlockBytes || got.Free != (MaxFree-10)*BlockBytes {
+		t.Errorf("a 10-block Buf after it: total %d, free %d; want %d and %d (taken from the kept blocks)", got.Total, got.Free, MaxFree*BlockBytes, (MaxFree-10)*BlockBytes)
+	}
+	runtime.KeepAlive(b)
+}
+
 // hold makes Bufs of the given sizes (half by Append, half by Make, as the
 // decoders and the mixer do) and returns the blocks they held together.
 func hold(sizes []int) int64 {
