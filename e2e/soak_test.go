@@ -85,8 +85,14 @@ func TestPageSoakShort(t *testing.T) {
 	if p.Alive != 1 {
 		t.Errorf("%d instances still in memory after collections; want 1 (the disposed one collected)", p.Alive)
 	}
-	t.Logf("wasm %.1f MiB, Go live %.1f MiB, held %.1f MiB; %d dropout gaps over %.1f min (uptime: %s)",
-		last.Stats.WasmMemory/(1<<20), last.Stats.Go.Live/(1<<20), last.HeldBytes()/(1<<20), s.Gaps, s.Minutes, uptime())
+	// The decoded waves, in use and kept, are held in the blocks of the
+	// pool stats() reports (core/samples), which made at least as many.
+	pool, waves := last.Stats.Samples.Total, last.Stats.Held.WaveBytes+last.Stats.Held.KeptBytes
+	if waves == 0 || pool < waves {
+		t.Errorf("stats(): samples.total %.0f bytes, decoded waves held %.0f; want the pool to hold them all", pool, waves)
+	}
+	t.Logf("wasm %.1f MiB, Go live %.1f MiB, held %.1f MiB, sample pool %.1f MiB; %d dropout gaps over %.1f min (uptime: %s)",
+		last.Stats.WasmMemory/(1<<20), last.Stats.Go.Live/(1<<20), last.HeldBytes()/(1<<20), pool/(1<<20), s.Gaps, s.Minutes, uptime())
 }
 
 // TestPageOffline: the browser goes offline (Chromium's network emulation)

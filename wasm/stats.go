@@ -6,6 +6,7 @@ import (
 	"runtime/metrics"
 
 	"acambient/core/pagejson"
+	"acambient/core/samples"
 )
 
 var goMetrics = []string{
@@ -34,5 +35,7 @@ func (a *api) stats() pagejson.Page {
 	st := pagejson.Page{Go: readGoMemory(), Loading: a.host.Stats(), Held: a.host.Held(),
 		Portal: a.portal.Stats(), Cell: a.cell.Stats()}
 	st.Mixer.Cached, st.Mixer.Clips = a.mixer.Cached()
+	pool := samples.Stats()
+	st.Samples = pagejson.Samples{Total: pool.Total, Free: pool.Free}
 	return st
 }

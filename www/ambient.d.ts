@@ -420,4 +420,11 @@ export interface Stats {
    * sound could be heard.
    */
   early: { fetched: number; taken: number; dropped: number };
+  /**
+   * The blocks decoded and resampled waves are held in (one pool the
+   * instance's waves share), bytes: every block in being (in use, garbage
+   * not yet collected among it, and free) and those free for the next wave
+   * (at most 1 MiB is kept free). Part of go.live, not beside it.
+   */
+  samples: { total: number; free: number };
 }

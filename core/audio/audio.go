@@ -13,14 +13,24 @@ import (
 	"fmt"
 
 	"acambient/core/dat"
+	"acambient/core/samples"
 )
 
 // PCM is decoded audio: interleaved frames of Channels samples each, every
-// sample in [-1, 1].
+// sample in [-1, 1]. The samples are held in the blocks of package samples'
+// pool, not one slice: waves come in every length, and a page left open
+// for an hour would otherwise grow by the holes freed waves leave
+// (docs/architecture.md §4.8).
 type PCM struct {
 	Rate     int
 	Channels int
-	Samples  []float32
+	Samples  *samples.Buf
+}
+
+// NewPCM is a PCM holding a copy of s (tests and tools that build a wave
+// by hand).
+func NewPCM(rate, channels int, s []float32) *PCM {
+	return &PCM{Rate: rate, Channels: channels, Samples: samples.From(s)}
 }
 
 // Frames is the number of sample frames (samples per channel).
@@ -28,7 +38,7 @@ func (p *PCM) Frames() int {
 	if p == nil || p.Channels <= 0 {
 		return 0
 	}
-	return len(p.Samples) / p.Channels
+	return p.Samples.Len() / p.Channels
 }
 
 // Duration is the length in seconds.

@@ -40,7 +40,7 @@ func TestDecodeErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := Decode(tt.w)
 			if err == nil {
-				t.Fatalf("no error; decoded %d samples", len(p.Samples))
+				t.Fatalf("no error; decoded %d samples", p.Samples.Len())
 			}
 			if !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "wave 0x0A000123: ") {
 				t.Errorf("error %q, want it to name the wave and contain %q", err, tt.want)

@@ -38,10 +38,10 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if p.Channels < 1 || p.Channels > maxChannels || p.Rate < 1 || len(p.Samples)%p.Channels != 0 {
-			t.Fatalf("decoded %d samples, %d channels, %d Hz", len(p.Samples), p.Channels, p.Rate)
+		if p.Channels < 1 || p.Channels > maxChannels || p.Rate < 1 || p.Samples.Len()%p.Channels != 0 {
+			t.Fatalf("decoded %d samples, %d channels, %d Hz", p.Samples.Len(), p.Channels, p.Rate)
 		}
-		for i, s := range p.Samples {
+		for i, s := range p.Samples.Flat() {
 			if !(s >= -1 && s <= 1) {
 				t.Fatalf("sample %d = %v", i, s)
 			}

@@ -40,8 +40,8 @@ func cat(parts ...[]byte) []byte {
 
 // ints converts decoded samples back to 16-bit integers (exact for 16-bit sources).
 func ints(p *PCM) []int {
-	out := make([]int, len(p.Samples))
-	for i, s := range p.Samples {
+	out := make([]int, p.Samples.Len())
+	for i, s := range p.Samples.Flat() {
 		out[i] = int(To16(s))
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"acambient/core/dat"
+	"acambient/core/samples"
 )
 
 // IMA ADPCM (WAVE_FORMAT_IMA_ADPCM / DVI, 0x0011), per the IMA Digital Audio
@@ -34,15 +35,13 @@ func decodeIMA(f dat.WaveFormat, data []byte) (*PCM, error) {
 	if align <= hdr || (align-hdr)%group != 0 {
 		return nil, fmt.Errorf("IMA ADPCM block align %d is not a %d-byte header plus whole %d-byte groups", align, hdr, group)
 	}
-	frames := 0
 	for off := 0; off < len(data); off += align {
 		n := min(align, len(data)-off)
 		if n < hdr {
 			return nil, fmt.Errorf("IMA ADPCM block at data offset %d truncated: %d bytes, header needs %d", off, n, hdr)
 		}
-		frames += 1 + (n-hdr)/group*8
 	}
-	out := make([]float32, 0, frames*ch)
+	out := samples.New()
 	pred := make([]int, ch)
 	index := make([]int, ch)
 	for off := 0; off < len(data); off += align {
@@ -53,17 +52,17 @@ func decodeIMA(f dat.WaveFormat, data []byte) (*PCM, error) {
 			if index[c] > 88 {
 				return nil, fmt.Errorf("IMA ADPCM block at data offset %d: channel %d step index %d out of range 0..88", off, c, index[c])
 			}
-			out = append(out, float32(pred[c])/32768)
+			out.Append(float32(pred[c]) / 32768)
 		}
 		groups := (len(b) - hdr) / group
-		base := len(out)
-		out = out[:base+groups*8*ch]
+		base := out.Len()
+		out.Resize(base + groups*8*ch)
 		for g := range groups {
 			for c := range ch {
 				word := b[hdr+g*group+4*c : hdr+g*group+4*c+4]
 				for k := range 8 {
 					code := word[k/2] >> (4 * (k % 2)) & 0x0F
-					out[base+(g*8+k)*ch+c] = float32(imaExpand(&pred[c], &index[c], code)) / 32768
+					out.Set(base+(g*8+k)*ch+c, float32(imaExpand(&pred[c], &index[c], code))/32768)
 				}
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"acambient/core/dat"
+	"acambient/core/samples"
 )
 
 // decodeLinear decodes integer PCM. 8-bit samples are unsigned with 0x80 as
@@ -26,25 +27,25 @@ func decodeLinear(f dat.WaveFormat, data []byte) (*PCM, error) {
 			f.BlockAlign, ch*bytesPer, ch, f.BitsPerSample)
 	}
 	n := len(data) / int(f.BlockAlign) * ch
-	out := make([]float32, n)
+	out := samples.New()
 	switch bytesPer {
 	case 1:
-		for i := range out {
-			out[i] = float32(int(data[i])-128) / 128
+		for i := range n {
+			out.Append(float32(int(data[i])-128) / 128)
 		}
 	case 2:
-		for i := range out {
-			out[i] = float32(int16(binary.LittleEndian.Uint16(data[2*i:]))) / 32768
+		for i := range n {
+			out.Append(float32(int16(binary.LittleEndian.Uint16(data[2*i:]))) / 32768)
 		}
 	case 3:
-		for i := range out {
+		for i := range n {
 			b := data[3*i:]
 			v := int32(uint32(b[0])<<8|uint32(b[1])<<16|uint32(b[2])<<24) >> 8
-			out[i] = float32(v) / (1 << 23)
+			out.Append(float32(v) / (1 << 23))
 		}
 	case 4:
-		for i := range out {
-			out[i] = float32(float64(int32(binary.LittleEndian.Uint32(data[4*i:]))) / (1 << 31))
+		for i := range n {
+			out.Append(float32(float64(int32(binary.LittleEndian.Uint32(data[4*i:]))) / (1 << 31)))
 		}
 	}
 	return &PCM{Rate: int(f.SamplesPerSec), Channels: ch, Samples: out}, nil
@@ -60,8 +61,8 @@ func decodeFloat(f dat.WaveFormat, data []byte) (*PCM, error) {
 	if int(f.BlockAlign) != 4*ch {
 		return nil, fmt.Errorf("float PCM block align %d, want %d for %d channels", f.BlockAlign, 4*ch, ch)
 	}
-	out := make([]float32, len(data)/int(f.BlockAlign)*ch)
-	for i := range out {
+	out := samples.New()
+	for i := range len(data) / int(f.BlockAlign) * ch {
 		v := math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 		switch {
 		case v != v: // NaN
@@ -71,7 +72,7 @@ func decodeFloat(f dat.WaveFormat, data []byte) (*PCM, error) {
 		case v < -1:
 			v = -1
 		}
-		out[i] = v
+		out.Append(v)
 	}
 	return &PCM{Rate: int(f.SamplesPerSec), Channels: ch, Samples: out}, nil
 }

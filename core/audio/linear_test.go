@@ -44,8 +44,8 @@ func TestDecodeLinear(t *testing.T) {
 			if p.Rate != 22050 || p.Channels != tt.channels {
 				t.Errorf("rate %d channels %d, want 22050 %d", p.Rate, p.Channels, tt.channels)
 			}
-			if !slices.Equal(p.Samples, tt.want) {
-				t.Errorf("samples %v, want %v", p.Samples, tt.want)
+			if !slices.Equal(p.Samples.Flat(), tt.want) {
+				t.Errorf("samples %v, want %v", p.Samples.Flat(), tt.want)
 			}
 		})
 	}
@@ -61,7 +61,7 @@ func f32s(v ...float32) []byte {
 }
 
 func TestDuration(t *testing.T) {
-	p := &PCM{Rate: 11025, Channels: 2, Samples: make([]float32, 2*22050)}
+	p := NewPCM(11025, 2, make([]float32, 2*22050))
 	if d := p.Duration(); d != 2 {
 		t.Errorf("duration %v, want 2 s", d)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/go-mp3"
 
 	"acambient/core/dat"
+	"acambient/core/samples"
 )
 
 // MPEG audio layer 3 (WAVE_FORMAT_MPEGLAYER3, 0x0055). Retail waves of this
@@ -46,7 +47,7 @@ func decodeMP3(_ dat.WaveFormat, data []byte, yield func()) (*PCM, error) {
 // §4.8). The recover is a fence around third-party code fed arbitrary
 // bytes: a panic there becomes this wave's error instead of the page's
 // crash.
-func runMP3(body []byte, frames, ch int, yield func()) (out []float32, err error) {
+func runMP3(body []byte, frames, ch int, yield func()) (out *samples.Buf, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("decoder failed: %v", r)
@@ -57,21 +58,21 @@ func runMP3(body []byte, frames, ch int, yield func()) (out []float32, err error
 	if err != nil {
 		return nil, err
 	}
-	out = make([]float32, 0, frames*ch)
+	out = samples.New() // grown a block at a time: frames is a bound, not the length
 	buf := make([]byte, 4608)
 	have := 0 // bytes of buf carried over: go-mp3 may return part of a frame
-	for reads := 1; len(out) < frames*ch; reads++ {
+	for reads := 1; out.Len() < frames*ch; reads++ {
 		if yield != nil && reads%yieldFrames == 0 {
 			yield()
 		}
 		n, err := d.Read(buf[have:])
 		have += n
 		whole := have / 4
-		for i := 0; i < whole && len(out) < frames*ch; i++ {
+		for i := 0; i < whole && out.Len() < frames*ch; i++ {
 			b := buf[4*i:]
-			out = append(out, float32(int16(uint16(b[0])|uint16(b[1])<<8))/32768)
+			out.Append(float32(int16(uint16(b[0])|uint16(b[1])<<8)) / 32768)
 			if ch == 2 {
-				out = append(out, float32(int16(uint16(b[2])|uint16(b[3])<<8))/32768)
+				out.Append(float32(int16(uint16(b[2])|uint16(b[3])<<8)) / 32768)
 			}
 		}
 		have = copy(buf, buf[4*whole:have])

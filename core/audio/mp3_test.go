@@ -116,8 +116,8 @@ func mp3Format(ch, rate, kbps, lsf int) []byte {
 // 16-bit steps and the reference's power over the difference's in dB.
 func compare(got, want *PCM, c int) (worst int, snr float64) {
 	var sig, noise float64
-	for i := c; i < len(want.Samples); i += want.Channels {
-		g, w := int(To16(got.Samples[i])), int(To16(want.Samples[i]))
+	for i := c; i < want.Samples.Len(); i += want.Channels {
+		g, w := int(To16(got.Samples.At(i))), int(To16(want.Samples.At(i)))
 		worst = max(worst, g-w, w-g)
 		sig += float64(w) * float64(w)
 		noise += float64(g-w) * float64(g-w)
@@ -134,7 +134,7 @@ func bestLag(got, want *PCM, span int) int {
 		e := 0.0
 		for i := max(0, -lag); i < n && i+lag < n; i++ {
 			for c := range ch {
-				d := float64(got.Samples[(i+lag)*ch+c] - want.Samples[i*ch+c])
+				d := float64(got.Samples.At((i+lag)*ch+c) - want.Samples.At(i*ch+c))
 				e += d * d
 			}
 		}
@@ -166,7 +166,7 @@ func TestDecodeYieldingYieldsAndAgrees(t *testing.T) {
 	if frames := want.Frames() / 576; yields != frames/yieldFrames {
 		t.Errorf("%d yields over %d frames; want one every %d", yields, frames, yieldFrames)
 	}
-	if !slices.Equal(got.Samples, want.Samples) || got.Rate != want.Rate || got.Channels != want.Channels {
+	if !slices.Equal(got.Samples.Flat(), want.Samples.Flat()) || got.Rate != want.Rate || got.Channels != want.Channels {
 		t.Error("the yielding decode's samples differ from Decode's")
 	}
 }

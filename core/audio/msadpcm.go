@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"acambient/core/dat"
+	"acambient/core/samples"
 )
 
 // MS-ADPCM (WAVE_FORMAT_ADPCM, 0x0002), as described in Microsoft's
@@ -93,19 +94,17 @@ func decodeMSADPCM(f dat.WaveFormat, data []byte) (*PCM, error) {
 	ch, hdr := m.channels, 7*m.channels
 	// A final short block decodes the samples it holds, as msadp32 and most
 	// decoders do; a block cut inside its header is an error.
-	frames := 0
 	for off := 0; off < len(data); off += m.blockAlign {
 		n := min(m.blockAlign, len(data)-off)
 		if n < hdr {
 			return nil, fmt.Errorf("MS-ADPCM block at data offset %d truncated: %d bytes, header needs %d", off, n, hdr)
 		}
-		frames += min(m.samplesPerBlock, 2+(n-hdr)*2/ch)
 	}
-	out := make([]float32, 0, frames*ch)
+	out := samples.New()
 	st := make([]msChannel, ch)
 	for off := 0; off < len(data); off += m.blockAlign {
 		blk := data[off : off+min(m.blockAlign, len(data)-off)]
-		if out, err = m.decodeBlock(blk, st, out); err != nil {
+		if err = m.decodeBlock(blk, st, out); err != nil {
 			return nil, fmt.Errorf("MS-ADPCM block at data offset %d: %w", off, err)
 		}
 	}
@@ -134,12 +133,12 @@ func (c *msChannel) expand(code byte) int16 {
 }
 
 // decodeBlock appends the block's samples to out.
-func (m *msFormat) decodeBlock(b []byte, st []msChannel, out []float32) ([]float32, error) {
+func (m *msFormat) decodeBlock(b []byte, st []msChannel, out *samples.Buf) error {
 	ch := m.channels
 	for i := range st {
 		p := int(b[i])
 		if p >= len(m.coef) {
-			return out, fmt.Errorf("channel %d predictor index %d out of range (header has %d)", i, p, len(m.coef))
+			return fmt.Errorf("channel %d predictor index %d out of range (header has %d)", i, p, len(m.coef))
 		}
 		d := int(int16(binary.LittleEndian.Uint16(b[ch+2*i:])))
 		st[i] = msChannel{
@@ -151,10 +150,10 @@ func (m *msFormat) decodeBlock(b []byte, st []msChannel, out []float32) ([]float
 		}
 	}
 	for i := range st {
-		out = append(out, float32(st[i].s2)/32768)
+		out.Append(float32(st[i].s2) / 32768)
 	}
 	for i := range st {
-		out = append(out, float32(st[i].s1)/32768)
+		out.Append(float32(st[i].s1) / 32768)
 	}
 	codes := b[7*ch:]
 	frames := min(m.samplesPerBlock, 2+len(codes)*2/ch) - 2
@@ -163,9 +162,9 @@ func (m *msFormat) decodeBlock(b []byte, st []msChannel, out []float32) ([]float
 		if k%2 == 1 {
 			code = codes[k/2] & 0x0F
 		}
-		out = append(out, float32(st[k%ch].expand(code))/32768)
+		out.Append(float32(st[k%ch].expand(code)) / 32768)
 	}
-	return out, nil
+	return nil
 }
 
 func clamp16(v int) int { return min(max(v, -32768), 32767) }

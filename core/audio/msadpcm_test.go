@@ -116,7 +116,7 @@ func TestEncodeMSADPCMRoundTrip(t *testing.T) {
 		}
 		var sig, noise float64
 		for i, s := range x {
-			e := float64(s) - float64(p.Samples[i])*32768
+			e := float64(s) - float64(p.Samples.At(i))*32768
 			sig += float64(s) * float64(s)
 			noise += e * e
 		}

@@ -35,8 +35,8 @@ func TestDecodeAgreesWithSox(t *testing.T) {
 			if got.Channels != want.Channels || got.Rate != want.Rate {
 				t.Fatalf("%d ch %d Hz, sox %d ch %d Hz", got.Channels, got.Rate, want.Channels, want.Rate)
 			}
-			if len(got.Samples) != len(want.Samples) {
-				t.Fatalf("%d samples, sox %d", len(got.Samples), len(want.Samples))
+			if got.Samples.Len() != want.Samples.Len() {
+				t.Fatalf("%d samples, sox %d", got.Samples.Len(), want.Samples.Len())
 			}
 			g, s := ints(got), ints(want)
 			for i := range g {

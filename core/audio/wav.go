@@ -14,19 +14,22 @@ func WriteWAV(w io.Writer, p *PCM) error {
 	if p == nil {
 		return fmt.Errorf("wav: nil PCM")
 	}
-	if p.Channels >= 1 && len(p.Samples)%p.Channels != 0 {
-		return fmt.Errorf("wav: %d samples do not fill frames of %d channels", len(p.Samples), p.Channels)
+	n := p.Samples.Len()
+	if p.Channels >= 1 && n%p.Channels != 0 {
+		return fmt.Errorf("wav: %d samples do not fill frames of %d channels", n, p.Channels)
 	}
 	frames := 0
 	if p.Channels >= 1 {
-		frames = len(p.Samples) / p.Channels
+		frames = n / p.Channels
 	}
 	ww, err := NewWAVWriter(w, p.Rate, p.Channels, int64(frames))
 	if err != nil {
 		return err
 	}
-	if err := ww.Write(p.Samples); err != nil {
-		return err
+	for k := range p.Samples.Blocks() {
+		if err := ww.Write(p.Samples.Block(k)); err != nil {
+			return err
+		}
 	}
 	return ww.Close()
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestWriteWAV(t *testing.T) {
-	p := &PCM{Rate: 11025, Channels: 2, Samples: []float32{0, -1, 0.5, 1.5}}
+	p := NewPCM(11025, 2, []float32{0, -1, 0.5, 1.5})
 	var buf bytes.Buffer
 	if err := WriteWAV(&buf, p); err != nil {
 		t.Fatal(err)
@@ -29,13 +29,13 @@ func TestWriteWAV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(q.Samples, []float32{0, -1, 0.5, 32767.0 / 32768}) || q.Rate != 11025 || q.Channels != 2 {
+	if !slices.Equal(q.Samples.Flat(), []float32{0, -1, 0.5, 32767.0 / 32768}) || q.Rate != 11025 || q.Channels != 2 {
 		t.Errorf("round trip %+v", q)
 	}
 }
 
 func TestWriteWAVErrors(t *testing.T) {
-	for _, p := range []*PCM{nil, {Rate: 0, Channels: 1}, {Rate: 8000, Channels: 0}, {Rate: 8000, Channels: 2, Samples: make([]float32, 3)}} {
+	for _, p := range []*PCM{nil, {Rate: 0, Channels: 1}, {Rate: 8000, Channels: 0}, NewPCM(8000, 2, make([]float32, 3))} {
 		if err := WriteWAV(&bytes.Buffer{}, p); err == nil {
 			t.Errorf("%+v: no error", p)
 		}
@@ -46,10 +46,11 @@ func TestWriteWAVErrors(t *testing.T) {
 // WriteWAV in any split of the samples, refuses samples past the header's
 // length, reports a short file at Close, and writes in bounded blocks.
 func TestWAVWriterStreams(t *testing.T) {
-	p := &PCM{Rate: 48000, Channels: 2, Samples: make([]float32, 2*20000)}
-	for i := range p.Samples {
-		p.Samples[i] = float32(i%2001-1000) / 1000
+	flat := make([]float32, 2*20000)
+	for i := range flat {
+		flat[i] = float32(i%2001-1000) / 1000
 	}
+	p := NewPCM(48000, 2, flat)
 	var whole bytes.Buffer
 	if err := WriteWAV(&whole, p); err != nil {
 		t.Fatal(err)
@@ -59,8 +60,8 @@ func TestWAVWriterStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, n := 0, 1; i < len(p.Samples); i, n = i+n, n*3 {
-		if err := ww.Write(p.Samples[i:min(i+n, len(p.Samples))]); err != nil {
+	for i, n := 0, 1; i < len(flat); i, n = i+n, n*3 {
+		if err := ww.Write(flat[i:min(i+n, len(flat))]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -37,13 +37,14 @@ func TestWavesSound(t *testing.T) {
 		if p.Rate != s.rate || p.Channels != 1 {
 			t.Errorf("%s: %d Hz %d ch, want %d mono", s.name, p.Rate, p.Channels, s.rate)
 		}
-		peak, rms, clipped := levels(p.Samples)
+		flat := p.Samples.Flat()
+		peak, rms, clipped := levels(flat)
 		if clipped > 0 {
 			t.Errorf("%s: %d clipped samples", s.name, clipped)
 		}
-		edge := func(i int) float64 { return math.Abs(float64(p.Samples[i])) }
-		if s.enc != mp3 && (edge(0) > 0.01 || edge(len(p.Samples)-1) > 0.01) {
-			t.Errorf("%s: starts at %.3f, ends at %.3f: a click", s.name, edge(0), edge(len(p.Samples)-1))
+		edge := func(i int) float64 { return math.Abs(float64(flat[i])) }
+		if s.enc != mp3 && (edge(0) > 0.01 || edge(len(flat)-1) > 0.01) {
+			t.Errorf("%s: starts at %.3f, ends at %.3f: a click", s.name, edge(0), edge(len(flat)-1))
 		}
 		if per, ok := period[s.id]; ok {
 			checkBed(t, s, p, per, peak, rms)
@@ -154,9 +155,10 @@ func bedPeriods(t *testing.T) map[uint32]float64 {
 func loopSpread(p *audio.PCM, period float64) (lo, hi float64) {
 	const firings, win = 3, 0.25
 	step, fade, n := int(math.Round(period*float64(p.Rate))), int(synth.BedFade*float64(p.Rate)), int(win*float64(p.Rate))
-	mix := make([]float64, (firings-1)*step+len(p.Samples))
+	flat := p.Samples.Flat()
+	mix := make([]float64, (firings-1)*step+len(flat))
 	for k := range firings {
-		for i, v := range p.Samples {
+		for i, v := range flat {
 			mix[k*step+i] += float64(v)
 		}
 	}

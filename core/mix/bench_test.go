@@ -14,8 +14,7 @@ import (
 // seconds of audio made per second of CPU; the target is ≥ 200 natively
 // and ≥ 30 as GOOS=js under node.
 func BenchmarkMixer16Voices(b *testing.B) {
-	stereo := &audio.PCM{Rate: 44100, Channels: 2, Samples: make([]float32, 2*44100)}
-	copy(stereo.Samples, tone(44100, 220, 0.3, 2*44100).Samples)
+	stereo := audio.NewPCM(44100, 2, tone(44100, 220, 0.3, 2*44100).Samples.Flat())
 	pcm := map[uint32]*audio.PCM{
 		1: tone(22050, 440, 0.3, 22050), // 1 s
 		2: tone(11025, 300, 0.3, 11025),

@@ -8,6 +8,7 @@ import (
 
 	"acambient/core/ambient"
 	"acambient/core/audio"
+	"acambient/core/samples"
 )
 
 // fakeHost plays a script: Tick(now) returns the events with T ≤ now not
@@ -44,11 +45,11 @@ func play(t float64, slot int, wave uint32, db, pan int) ambient.Event {
 
 // dc is a mono wave of n frames at rate, every sample v.
 func dc(rate, n int, v float32) *audio.PCM {
-	p := &audio.PCM{Rate: rate, Channels: 1, Samples: make([]float32, n)}
-	for i := range p.Samples {
-		p.Samples[i] = v
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = v
 	}
-	return p
+	return audio.NewPCM(rate, 1, s)
 }
 
 // watched is a Host whose mixer is checked against the engine's slots at
@@ -189,10 +190,11 @@ func TestPlayLandsOnItsFrame(t *testing.T) {
 // frame of the first tick at which the engine counts its slot free
 // (now ≥ T + 10001/22050), and a stereo wave keeps its channels.
 func TestVoiceEndsWithItsWave(t *testing.T) {
-	st := &audio.PCM{Rate: 22050, Channels: 2, Samples: make([]float32, 2*10001)}
+	s := make([]float32, 2*10001)
 	for i := 0; i < 10001; i++ {
-		st.Samples[2*i], st.Samples[2*i+1] = 0.5, -0.25
+		s[2*i], s[2*i+1] = 0.5, -0.25
 	}
+	st := audio.NewPCM(22050, 2, s)
 	T := 5 * DefaultTick
 	h := newFake(map[uint32]*audio.PCM{1: st}, play(T, 0, 1, 0, 0))
 	m := newMixer(t, h, Options{})
@@ -265,7 +267,7 @@ func TestLimiter(t *testing.T) {
 	sine := tone(48000, 997, math.Pow(10, -3.0/20), 48000)
 	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: sine}, play(0, 0, 1, 0, 0)), Options{})
 	out := render(m, 48000, 1024)
-	for j, s := range sine.Samples {
+	for j, s := range sine.Samples.Flat() {
 		if out[2*j] != s || out[2*j+1] != s {
 			t.Fatalf("frame %d = %v, %v; want %v exactly", j, out[2*j], out[2*j+1], s)
 		}
@@ -304,11 +306,11 @@ func TestLimiter(t *testing.T) {
 // [-1, 1].
 func TestNoNaNLeaves(t *testing.T) {
 	bad := dc(22050, 22050, 0.5)
-	for i := 0; i < len(bad.Samples); i += 7 {
-		bad.Samples[i] = float32(math.NaN())
+	for i := 0; i < bad.Samples.Len(); i += 7 {
+		bad.Samples.Set(i, float32(math.NaN()))
 	}
-	bad.Samples[100] = float32(math.Inf(1))
-	bad.Samples[200] = float32(math.Inf(-1))
+	bad.Samples.Set(100, float32(math.Inf(1)))
+	bad.Samples.Set(200, float32(math.Inf(-1)))
 	same := dc(48000, 48000, float32(math.NaN()))
 	h := newFake(map[uint32]*audio.PCM{1: bad, 2: same}, play(0, 0, 1, 0, 0), play(0, 1, 2, 0, 0))
 	m := newMixer(t, h, Options{})
@@ -361,14 +363,16 @@ func TestReadBytes(t *testing.T) {
 
 // TestCache: a wave is resampled once while the host retains it, dropped
 // from the cache (within a second of audio) once the host lets it go, and
-// the budget evicts the least recently used.
+// the budget evicts the least recently used. A clip counts the blocks it
+// holds (48000 samples: 6 blocks of 8 Ki samples, 192 KiB).
 func TestCache(t *testing.T) {
 	pcm := map[uint32]*audio.PCM{1: dc(22050, 22050, 0.1), 2: dc(22050, 22050, 0.1), 3: dc(22050, 22050, 0.1)}
 	h := newFake(pcm, play(0, 0, 1, 0, 0), play(DefaultTick, 1, 1, 0, 0), play(2*DefaultTick, 2, 2, 0, 0))
-	m := newMixer(t, h, Options{CacheBytes: 2 * 48000 * 4})
+	const clipBytes = (48000 + samples.BlockLen - 1) / samples.BlockLen * samples.BlockBytes
+	m := newMixer(t, h, Options{CacheBytes: 2 * clipBytes})
 	render(m, 4800, 480)
 	c1 := m.cache.m[1]
-	if c1 == nil || m.cache.m[2] == nil || len(m.cache.m) != 2 || m.cache.used != 2*48000*4 {
+	if c1 == nil || m.cache.m[2] == nil || len(m.cache.m) != 2 || m.cache.used != 2*clipBytes {
 		t.Fatalf("cache holds %d clips, %d bytes", len(m.cache.m), m.cache.used)
 	}
 	if m.voices[0].c != m.voices[1].c {
@@ -471,4 +475,107 @@ func TestFadeAllFromAnotherGoroutine(t *testing.T) {
 			t.Fatalf("after FadeAll the output is %v", s)
 		}
 	}
+}
+
+// TestClipsAcrossBlockEdges: a clip's samples lie in blocks of
+// samples.BlockLen (core/samples). A mono or stereo wave at the output rate
+// whose length falls before, on and past a block edge, or spans several
+// blocks, plays exactly its samples, read in blocks of 777 frames (so
+// reads straddle the edges at every offset); one cut mid-play fades across
+// a block edge by the same gains a flat slice gives.
+func TestClipsAcrossBlockEdges(t *testing.T) {
+	for _, ch := range []int{1, 2} {
+		bf := samples.BlockLen / ch // frames a block holds
+		for _, n := range []int{0, 1, bf - 1, bf, bf + 1, 3*bf + 5} {
+			s := edgeRamp(n * ch)
+			m := newMixer(t, newFake(map[uint32]*audio.PCM{1: audio.NewPCM(48000, ch, s)}, play(0, 0, 1, 0, 0)), Options{})
+			out := render(m, n+100, 777)
+			for j := 0; j < n+100; j++ {
+				l, r := float32(0), float32(0)
+				if j < n {
+					l, r = s[j*ch], s[j*ch+ch-1]
+				}
+				if out[2*j] != l || out[2*j+1] != r {
+					t.Fatalf("%d ch, %d frames: frame %d = %v, %v; want %v, %v", ch, n, j, out[2*j], out[2*j+1], l, r)
+				}
+			}
+		}
+		// A cut 100 frames before the first block edge: the fade's frames
+		// straddle it.
+		n, cut := 2*bf, bf-100
+		s := edgeRamp(n * ch)
+		m := newMixer(t, newFake(map[uint32]*audio.PCM{1: audio.NewPCM(48000, ch, s)}, play(0, 0, 1, 0, 0)), Options{})
+		out := render(m, cut, 777)
+		m.FadeAll()
+		out = append(out, render(m, n-cut, 777)...)
+		g, step := float32(1), 1/float32(m.fadeLen)
+		for j := 0; j < n; j++ {
+			l, r := s[j*ch], s[j*ch+ch-1]
+			switch k := j - cut; {
+			case k >= m.fadeLen:
+				l, r = 0, 0
+			case k >= 0:
+				g = max(g-step, 0)
+				l, r = l*1*g, r*1*g
+			}
+			if out[2*j] != l || out[2*j+1] != r {
+				t.Fatalf("%d ch, cut at %d: frame %d = %v, %v; want %v, %v", ch, cut, j, out[2*j], out[2*j+1], l, r)
+			}
+		}
+	}
+}
+
+// TestResampledClipAcrossBlockEdges: a resampled clip, its frames computed
+// a block's run at a time, equals the same filter run over one flat slice
+// of the whole output, for inputs whose output ends before, on and past
+// block edges and spans several blocks.
+func TestResampledClipAcrossBlockEdges(t *testing.T) {
+	r := newResampler(22050, 48000)
+	for _, ch := range []int{1, 2} {
+		bf := samples.BlockLen / ch
+		for _, out := range []int{1, bf - 1, bf, bf + 1, 3*bf + 5} {
+			in := (out*r.in + r.out - 1) / r.out // the fewest input frames giving out
+			p := audio.NewPCM(22050, ch, edgeRamp(in*ch))
+			c := convertAll(p, r)
+			if c.frames < out || c.data.Len() != c.frames*ch {
+				t.Fatalf("%d ch, %d input frames: %d frames, %d samples; want %d frames at least", ch, in, c.frames, c.data.Len(), out)
+			}
+			want := flatResample(p, r)
+			got := c.data.Flat()
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%d ch, %d frames: sample %d = %v, the flat run %v", ch, c.frames, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// flatResample is a wave's clip by one run of the filter per channel into
+// one flat slice: the reference for the block-wise fill.
+func flatResample(p *audio.PCM, r *resampler) []float32 {
+	frames, ch, in := r.frames(p.Frames()), min(p.Channels, 2), p.Samples.Flat()
+	dst := make([]float32, frames*ch)
+	lo, hi := r.window(0, frames)
+	for k := range ch {
+		pad := make([]float32, hi-lo)
+		for i := range pad {
+			if x := lo + i; x >= 0 && x < p.Frames() {
+				pad[i] = sanitize(in[x*p.Channels+k])
+			}
+		}
+		r.run(dst[k:], ch, pad, lo, 0, frames)
+	}
+	return dst
+}
+
+// edgeRamp is a ramp within ±0.5 (the limiter passes it bit for bit) of
+// period 1999, prime to the block length, so a sample read from the wrong
+// place shows.
+func edgeRamp(n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(i%1999-999) / 2000
+	}
+	return s
 }

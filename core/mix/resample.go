@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"acambient/core/audio"
+	"acambient/core/samples"
 )
 
 // Band-limited sample-rate conversion: a Kaiser-windowed sinc evaluated as
@@ -155,7 +156,7 @@ func (r *resampler) frames(n int) int {
 }
 
 // run computes output frames [j0, j1) of one channel into dst (dstStride
-// apart, indexed from frame 0) from pad: the channel's input, sanitized,
+// apart, dst[0] being frame j0's) from pad: the channel's input, sanitized,
 // from input lo on (zeros before 0 and past the end), as far as the
 // filter reaches for those frames (window).
 func (r *resampler) run(dst []float32, dstStride int, pad []float32, lo, j0, j1 int) {
@@ -181,7 +182,7 @@ func (r *resampler) run(dst []float32, dstStride int, pad []float32, lo, j0, j1 
 		for m, c := range c0 {
 			acc += x[m] * (c + f*(c1[m]-c))
 		}
-		dst[j*dstStride] = acc
+		dst[(j-j0)*dstStride] = acc
 	}
 }
 
@@ -218,9 +219,10 @@ func dot(x, c []float32) float32 {
 // A resampled clip is computed as its voices reach it (fill), not all at
 // once when it starts: a long wave's first play then costs the audio thread
 // a block's worth of filtering, not the whole wave's, which matters under
-// GOOS=js, where the mixer shares one thread with the page.
+// GOOS=js, where the mixer shares one thread with the page. Its samples
+// are held in the blocks of core/samples, taken as the fills reach them.
 type clip struct {
-	data   []float32
+	data   *samples.Buf // in blocks, as the waves are (core/samples)
 	ch     int
 	frames int
 	done   int // frames of data computed so far
@@ -246,6 +248,7 @@ func (c *clip) fill(upTo int) {
 	upTo = min(c.frames, max(upTo, c.done+fillAhead))
 	lo, hi := c.r.window(c.done, upTo)
 	n := c.src.Frames()
+	c.data.Resize(upTo * c.ch) // the blocks come as the fills reach them
 	for k := 0; k < c.ch; k++ {
 		if cap(c.pad[k]) < hi-lo {
 			c.pad[k] = make([]float32, hi-lo)
@@ -254,10 +257,16 @@ func (c *clip) fill(upTo int) {
 		for i := range pad {
 			pad[i] = 0
 			if in := lo + i; in >= 0 && in < n {
-				pad[i] = sanitize(c.src.Samples[in*c.src.Channels+k])
+				pad[i] = sanitize(c.src.Samples.At(in*c.src.Channels + k))
 			}
 		}
-		c.r.run(c.data[k:], c.ch, pad, lo, c.done, upTo)
+		// A block holds whole frames (ch is 1 or 2): one run a block.
+		for j := c.done; j < upTo; {
+			span := c.data.Span(j*c.ch, (upTo-j)*c.ch)
+			j1 := j + len(span)/c.ch
+			c.r.run(span[k:], c.ch, pad, lo, j, j1)
+			j = j1
+		}
 	}
 	c.done = upTo
 	if c.done == c.frames {
@@ -265,9 +274,9 @@ func (c *clip) fill(upTo int) {
 	}
 }
 
-// bytes is the clip's size once computed (what the cache budgets; the
-// input copy a clip holds while filling is transient).
-func (c *clip) bytes() int64 { return int64(len(c.data)) * 4 }
+// bytes is the clip's size once computed, in whole blocks (what the cache
+// budgets; the input window a clip holds while filling is transient).
+func (c *clip) bytes() int64 { return samples.BytesFor(c.frames * c.ch) }
 
 // convert makes the clip of p at the output rate (r nil when the rates are
 // equal: then it is a plain copy, done at once). Mono stays mono; a stereo
@@ -281,16 +290,16 @@ func convert(p *audio.PCM, r *resampler) *clip {
 	ch := min(p.Channels, 2)
 	c := &clip{ch: ch, frames: n, done: n, r: r}
 	if r == nil {
-		c.data = make([]float32, n*ch)
+		c.data = samples.New()
 		for i := 0; i < n; i++ {
 			for k := 0; k < ch; k++ {
-				c.data[i*ch+k] = sanitize(p.Samples[i*p.Channels+k])
+				c.data.Append(sanitize(p.Samples.At(i*p.Channels + k)))
 			}
 		}
 		return c
 	}
 	c.frames, c.done, c.src = r.frames(n), 0, p
-	c.data = make([]float32, c.frames*ch)
+	c.data = samples.New()
 	return c
 }
 

@@ -10,11 +10,11 @@ import (
 
 // tone is a mono sine of frequency f at rate, amplitude a, n frames.
 func tone(rate int, f, a float64, n int) *audio.PCM {
-	p := &audio.PCM{Rate: rate, Channels: 1, Samples: make([]float32, n)}
-	for i := range p.Samples {
-		p.Samples[i] = float32(a * math.Sin(2*math.Pi*f*float64(i)/float64(rate)))
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(a * math.Sin(2*math.Pi*f*float64(i)/float64(rate)))
 	}
-	return p
+	return audio.NewPCM(rate, 1, s)
 }
 
 // fitSine fits y ≈ c·cos(ωi) + s·sin(ωi) by least squares (ω in radians a
@@ -65,7 +65,7 @@ func TestResamplerSweep(t *testing.T) {
 			worstPass, worstAlias, worstStop := 0.0, -999.0, -999.0
 			for i := 1; i <= 60; i++ {
 				f := 0.5 * float64(in) * float64(i) / 61 // up to 0.98 of the input's Nyquist
-				y := convertAll(tone(in, f, amp, in/4), r).data
+				y := convertAll(tone(in, f, amp, in/4), r).data.Flat()
 				y = y[len(y)/4 : 3*len(y)/4] // away from the zero-padded ends
 				w := 2 * math.Pi * f / float64(out)
 				switch {
@@ -104,22 +104,19 @@ func TestResamplerLengthAndDC(t *testing.T) {
 	if got := r.frames(1001); got != 1001*48000/22050 {
 		t.Errorf("frames(1001) = %d, want %d", got, 1001*48000/22050)
 	}
-	dc := &audio.PCM{Rate: 22050, Channels: 1, Samples: make([]float32, 2000)}
-	for i := range dc.Samples {
-		dc.Samples[i] = 0.25
-	}
-	c := convertAll(dc, r)
+	c := convertAll(dc(22050, 2000, 0.25), r)
+	y := c.data.Flat()
 	for j := 200; j < c.frames-200; j++ {
-		if d := math.Abs(float64(c.data[j]) - 0.25); d > 1e-6 {
-			t.Fatalf("DC frame %d = %v, want 0.25", j, c.data[j])
+		if d := math.Abs(float64(y[j]) - 0.25); d > 1e-6 {
+			t.Fatalf("DC frame %d = %v, want 0.25", j, y[j])
 		}
 	}
-	imp := &audio.PCM{Rate: 22050, Channels: 1, Samples: make([]float32, 400)}
-	imp.Samples[147] = 1
-	c = convertAll(imp, r)
+	imp := dc(22050, 400, 0)
+	imp.Samples.Set(147, 1)
+	y = convertAll(imp, r).data.Flat()
 	peak := 0
-	for j := range c.data {
-		if math.Abs(float64(c.data[j])) > math.Abs(float64(c.data[peak])) {
+	for j := range y {
+		if math.Abs(float64(y[j])) > math.Abs(float64(y[peak])) {
 			peak = j
 		}
 	}
@@ -132,18 +129,19 @@ func TestResamplerLengthAndDC(t *testing.T) {
 // one keeps its first two; NaN and ±Inf input samples become finite.
 func TestConvertChannels(t *testing.T) {
 	r := newResampler(24000, 48000)
-	p := &audio.PCM{Rate: 24000, Channels: 4, Samples: make([]float32, 4*1000)}
+	s := make([]float32, 4*1000)
 	for i := 0; i < 1000; i++ {
-		p.Samples[4*i], p.Samples[4*i+1], p.Samples[4*i+2], p.Samples[4*i+3] = 0.5, -0.25, 0.9, 0.9
+		s[4*i], s[4*i+1], s[4*i+2], s[4*i+3] = 0.5, -0.25, 0.9, 0.9
 	}
-	p.Samples[4*500] = float32(math.NaN())
-	p.Samples[4*501+1] = float32(math.Inf(1))
-	c := convertAll(p, r)
+	s[4*500] = float32(math.NaN())
+	s[4*501+1] = float32(math.Inf(1))
+	c := convertAll(audio.NewPCM(24000, 4, s), r)
+	y := c.data.Flat()
 	if c.ch != 2 || c.frames != 2000 {
 		t.Fatalf("clip has %d channels, %d frames; want 2, 2000", c.ch, c.frames)
 	}
 	for j := 0; j < c.frames; j++ {
-		l, rr := c.data[2*j], c.data[2*j+1]
+		l, rr := y[2*j], y[2*j+1]
 		if math.IsNaN(float64(l)) || math.IsInf(float64(l), 0) || math.IsNaN(float64(rr)) || math.IsInf(float64(rr), 0) {
 			t.Fatalf("frame %d = %v, %v: not finite", j, l, rr)
 		}
@@ -152,9 +150,9 @@ func TestConvertChannels(t *testing.T) {
 		}
 	}
 	// The identity path (equal rates) sanitizes too.
-	c = convert(&audio.PCM{Rate: 48000, Channels: 1, Samples: []float32{float32(math.NaN()), 2, -3, 0.5}}, nil)
-	if want := []float32{0, 1, -1, 0.5}; fmt.Sprint(c.data) != fmt.Sprint(want) {
-		t.Errorf("identity convert = %v, want %v", c.data, want)
+	c = convert(audio.NewPCM(48000, 1, []float32{float32(math.NaN()), 2, -3, 0.5}), nil)
+	if want := []float32{0, 1, -1, 0.5}; fmt.Sprint(c.data.Flat()) != fmt.Sprint(want) {
+		t.Errorf("identity convert = %v, want %v", c.data.Flat(), want)
 	}
 }
 
@@ -178,7 +176,7 @@ func TestClipFillsInSteps(t *testing.T) {
 			t.Fatalf("fill(%d) left done at %d", up, c.done)
 		}
 	}
-	if !equal(c.data, whole.data) {
+	if !equal(c.data.Flat(), whole.data.Flat()) {
 		t.Error("stepwise fill differs from the whole")
 	}
 	if c.pad[0] != nil {
@@ -231,7 +229,7 @@ func TestRunMatchesTheDirectSum(t *testing.T) {
 	for _, pair := range [][2]int{{22050, 48000}, {22222, 48000}, {48000, 44100}, {11025, 48000}} {
 		r := newResampler(pair[0], pair[1])
 		p := tone(pair[0], 3001, 0.9, 4000)
-		got := convertAll(p, r).data
+		got := convertAll(p, r).data.Flat()
 		want := make([]float32, r.frames(4000))
 		taps := 2 * r.half
 		for j := range want {
@@ -241,8 +239,8 @@ func TestRunMatchesTheDirectSum(t *testing.T) {
 			for m := 0; m < taps; m++ {
 				in := base - r.half + 1 + m
 				var v float32
-				if in >= 0 && in < len(p.Samples) {
-					v = p.Samples[in]
+				if in >= 0 && in < p.Samples.Len() {
+					v = p.Samples.At(in)
 				}
 				if r.exact {
 					acc += v * r.coef[rem*taps+m]
@@ -272,7 +270,7 @@ func TestRunMatchesTheDirectSum(t *testing.T) {
 // sample for sample: no zeros, nothing stale.
 func TestVoiceResamplesWhatItReaches(t *testing.T) {
 	p := tone(22050, 997, 0.25, 2*22050)
-	whole := convertAll(p, newResampler(22050, DefaultRate)).data
+	whole := convertAll(p, newResampler(22050, DefaultRate)).data.Flat()
 	// Slot 0 from 0 s, slot 1 on the same wave (the same clip, which slot
 	// 0 has computed a little beyond half a second by then) from 0.5 s.
 	m := newMixer(t, newFake(map[uint32]*audio.PCM{1: p}, play(0, 0, 1, 0, 0), play(0.5, 1, 1, 0, 0)), Options{})

@@ -37,46 +37,70 @@ func (v *voice) mix(buf []float32) {
 	}
 	v.c.fill(int(v.pos + n))
 	out := buf[2*i0 : 2*(i0+n)]
-	gl, gr := v.gl, v.gr
-	switch {
-	case v.fade > 0:
-		g, step := v.fadeGain, v.fadeStep
-		ch := v.c.ch
-		src := v.c.data[v.pos*int64(ch):]
-		for i := 0; i < len(out); i += 2 {
-			g -= step
-			if g < 0 {
-				g = 0
-			}
-			a := src[(i/2)*ch]
-			b := src[(i/2)*ch+ch-1]
-			out[i] += a * gl * g
-			out[i+1] += b * gr * g
+	ch := v.c.ch
+	// The clip's samples lie in blocks (core/samples): each pass mixes the
+	// frames up to the next block edge, a block holding whole frames.
+	for len(out) > 0 {
+		src := v.c.data.Span(int(v.pos)*ch, len(out)/2*ch)
+		m := len(src) / ch
+		if m == 0 {
+			break // not reached: fill computed every frame read here
 		}
-		v.fadeGain = g
+		o := out[:2*m]
+		switch {
+		case v.fade > 0:
+			v.fadeGain = mixFading(o, src, ch, v.gl, v.gr, v.fadeGain, v.fadeStep)
+		case ch == 1:
+			mixMono(o, src, v.gl, v.gr)
+		default:
+			mixStereo(o, src, v.gl, v.gr)
+		}
+		out = out[2*m:]
+		v.pos += int64(m)
+	}
+	if v.fade > 0 {
 		v.fade -= int(n)
 		if v.fade == 0 {
 			v.active = false
 		}
-	case v.c.ch == 1:
-		src := v.c.data[v.pos : v.pos+n]
-		out = out[:2*len(src)]
-		for i, s := range src {
-			o := out[2*i : 2*i+2 : 2*i+2] // one bounds check for the pair
-			o[0] += s * gl
-			o[1] += s * gr
-		}
-	default:
-		src := v.c.data[2*v.pos : 2*(v.pos+n)]
-		out = out[:len(src)]
-		for i := 0; i+1 < len(src); i += 2 {
-			o, s := out[i:i+2:i+2], src[i:i+2:i+2]
-			o[0] += s[0] * gl
-			o[1] += s[1] * gr
-		}
 	}
-	v.pos += n
 	if v.pos >= int64(v.c.frames) {
 		v.active = false
 	}
+}
+
+// mixMono adds the frames of mono src to out, len(out) = 2·len(src).
+func mixMono(out, src []float32, gl, gr float32) {
+	out = out[:2*len(src)]
+	for i, s := range src {
+		o := out[2*i : 2*i+2 : 2*i+2] // one bounds check for the pair
+		o[0] += s * gl
+		o[1] += s * gr
+	}
+}
+
+// mixStereo adds the frames of stereo src to out, len(out) = len(src).
+func mixStereo(out, src []float32, gl, gr float32) {
+	out = out[:len(src)]
+	for i := 0; i+1 < len(src); i += 2 {
+		o, s := out[i:i+2:i+2], src[i:i+2:i+2]
+		o[0] += s[0] * gl
+		o[1] += s[1] * gr
+	}
+}
+
+// mixFading adds src's frames (ch channels) to out, the gain g falling by
+// step a frame to no lower than 0, and returns the gain reached.
+func mixFading(out, src []float32, ch int, gl, gr, g, step float32) float32 {
+	for i := 0; i < len(out); i += 2 {
+		g -= step
+		if g < 0 {
+			g = 0
+		}
+		a := src[(i/2)*ch]
+		b := src[(i/2)*ch+ch-1]
+		out[i] += a * gl * g
+		out[i+1] += b * gr * g
+	}
+	return g
 }

@@ -166,6 +166,7 @@ func TestPageStatsAreEncodingJSONs(t *testing.T) {
 		Portal:  datfetch.HTTPStats{InFlight: 24, InFlightPeak: 25, InFlightMax: 26, Cached: 27, CachedRecords: 28, Requests: 29, Received: 30},
 		Cell:    datfetch.HTTPStats{InFlight: 31, InFlightPeak: 32, InFlightMax: 33, Cached: 34, CachedRecords: 35, Requests: 36, Received: 37},
 		Mixer:   Mixer{Cached: 38, Clips: 39},
+		Samples: Samples{Total: 40, Free: 41},
 	}
 	got, err := PageStats(nil, p)
 	same(t, "stats() without trouble", got, err, p)

@@ -17,6 +17,7 @@ type Page struct {
 	Portal  datfetch.HTTPStats `json:"portal"`
 	Cell    datfetch.HTTPStats `json:"cell"`
 	Mixer   Mixer              `json:"mixer"`
+	Samples Samples            `json:"samples"`
 }
 
 // GoMemory is the Go runtime's own figures (runtime/metrics, read without
@@ -39,6 +40,14 @@ type GoMemory struct {
 type Mixer struct {
 	Cached int64 `json:"cached"` // resampled waves kept (mix.Options.CacheBytes bounds it)
 	Clips  int   `json:"clips"`
+}
+
+// Samples is the pool of sample blocks the decoded waves and the mixer's
+// resampled waves are held in (core/samples): the blocks it made, in use
+// and free. Part of the Go heap's live bytes, not beside them.
+type Samples struct {
+	Total int64 `json:"total"` // every block made: the most ever held at once
+	Free  int64 `json:"free"`  // of those, waiting for the next wave
 }
 
 // PageStats is stats()'s JSON.
@@ -65,6 +74,8 @@ func PageStats(b []byte, p Page) ([]byte, error) {
 	}
 	b = append(b, `,"mixer":`...)
 	b = fields(b, []string{"cached", "clips"}, []int64{p.Mixer.Cached, int64(p.Mixer.Clips)})
+	b = append(b, `,"samples":`...)
+	b = fields(b, []string{"total", "free"}, []int64{p.Samples.Total, p.Samples.Free})
 	return append(b, '}'), nil
 }
 

@@ -21,7 +21,7 @@ func newKept(max int64) *datfetch.Cache[waveEntry] {
 		if w.pcm == nil {
 			return 0
 		}
-		return datfetch.AllocSize(4 * cap(w.pcm.Samples))
+		return w.pcm.Samples.Bytes() // its blocks (core/samples)
 	})
 }
 

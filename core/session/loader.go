@@ -797,6 +797,6 @@ func (l *loader) storeWave(id uint32, b []byte, err error) error {
 		l.setWave(id, waveEntry{})
 		return l.report(&RecordError{Kind: dat.KindWave, ID: id, Err: err}) // audio's text names the wave
 	}
-	l.setWave(id, waveEntry{pcm: p, bytes: 4 * int64(len(p.Samples))})
+	l.setWave(id, waveEntry{pcm: p, bytes: p.Samples.Bytes()})
 	return nil
 }

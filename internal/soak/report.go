@@ -19,6 +19,7 @@ type Sample struct {
 	Stats  struct {
 		Go struct {
 			Live, Objects, Goal, Total, Stacks, Allocated, GCs, Goroutines float64
+			Free, Released                                                 float64 // the page heap's idle pages
 		} `json:"go"`
 		WasmMemory float64 `json:"wasmMemory"`
 		Loading    struct {
@@ -40,6 +41,7 @@ type Sample struct {
 			Cached float64
 			Clips  int
 		} `json:"mixer"`
+		Samples struct{ Total, Free float64 } `json:"samples"` // the pool of sample blocks
 	} `json:"stats"`
 	Voices, Sounds, Held int
 	Where                string
@@ -295,15 +297,18 @@ func Row(s *Sample) string {
 		js = s.JSHeap.Used
 	}
 	st := &s.Stats
-	return fmt.Sprintf("%6.1f %-6s %s %s %s %s %s %s %s %s %s %6d %6d %5d %5d %4d %3d",
-		s.T/60, s.Source, mib(st.WasmMemory), mib(st.Go.Live), mib(st.Go.Total), mib(js), mib(s.Renderer.RSS),
+	return fmt.Sprintf("%6.1f %-6s %s %s %s %s %s %s %s %s %s %s %s %6d %6d %5d %5d %4d %3d",
+		s.T/60, s.Source, mib(st.WasmMemory), mib(st.Go.Live), mib(st.Go.Total), mib(st.Go.Free+st.Go.Released),
+		mib(js), mib(s.Renderer.RSS),
 		mib(st.Held.WaveBytes), mib(st.Held.KeptBytes), mib(st.Portal.Cached+st.Cell.Cached), mib(st.Mixer.Cached),
-		st.Loading.Records, s.Requests, s.Tap.Gaps, s.Tap.Steps, s.Voices, s.ConsoleErrors)
+		mib(st.Samples.Total), st.Loading.Records, s.Requests, s.Tap.Gaps, s.Tap.Steps, s.Voices, s.ConsoleErrors)
 }
 
-// Header is the figures table's header, for Row.
-const Header = "   min source  wasm  GoLive GoTotal JSheap   tab  waves   kept records mixer  fetched  netreq  gaps steps vcs err\n" +
-	"                 MiB     MiB     MiB    MiB    MiB    MiB    MiB  MiB    MiB  (records)"
+// Header is the figures table's header, for Row. idle is the Go page
+// heap's free and released pages (fragmentation shows there); pool is the
+// sample blocks made (core/samples), part of GoLive.
+const Header = "   min source  wasm  GoLive GoTotal   idle JSheap    tab  waves   kept records mixer   pool  fetched  netreq  gaps steps vcs err\n" +
+	"                 MiB     MiB     MiB    MiB    MiB    MiB    MiB    MiB    MiB    MiB    MiB  (records)"
 
 // Browser finds Debian's chromium and playwright-core (installing the latter
 // into the cache folder e2e uses; never `npx playwright install`).

@@ -28,10 +28,11 @@ func main() {
 
 func run() error {
 	b := demo.WolfHowlB()
-	p := &audio.PCM{Rate: b.Rate, Channels: 1, Samples: make([]float32, len(b.S))}
+	s := make([]float32, len(b.S))
 	for i, v := range b.S {
-		p.Samples[i] = float32(v)
+		s[i] = float32(v)
 	}
+	p := audio.NewPCM(b.Rate, 1, s)
 	dir, err := os.MkdirTemp("", "mkmp3")
 	if err != nil {
 		return err
