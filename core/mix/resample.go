@@ -168,7 +168,7 @@ func (r *resampler) run(dst []float32, dstStride int, pad []float32, lo, j0, j1 
 		at := base - r.half + 1 - lo
 		x := pad[at : at+taps] // inputs base−half+1 … base+half
 		if r.exact {
-			dst[j*dstStride] = dot(x, r.coef[rem*taps:rem*taps+taps])
+			dst[(j-j0)*dstStride] = dot(x, r.coef[rem*taps:rem*taps+taps])
 			continue
 		}
 		q := int64(rem) * int64(r.rows)
