@@ -20,8 +20,9 @@ import (
 // maintenance is a dat server's transport (datfetch.Transport) serving the
 // demo world from memory, 404 for what it lacks, until a maintenance window
 // opens: then every record is answered 503 with a Retry-After of one second,
-// as the soak's server does (internal/soak: Fault503), until it ends. A
-// held URL's answer waits until released (a slow answer).
+// as the soak's server does (internal/soak: Fault503), until it ends. The
+// answers for URLs under a held prefix wait until it is released (slow
+// answers).
 type maintenance struct {
 	portal, cell map[uint32][]byte
 
@@ -29,7 +30,7 @@ type maintenance struct {
 	down    bool
 	refused map[string]int           // 503s answered, by URL
 	asked   map[string]int           // requests, by URL
-	held    map[string]chan struct{} // answers that wait
+	held    map[string]chan struct{} // by URL prefix: answers that wait
 }
 
 func newMaintenance(w *demo.World) *maintenance {
@@ -48,11 +49,16 @@ func (m *maintenance) transport(ctx context.Context, url string) (*datfetch.Resp
 	}
 	m.mu.Lock()
 	m.asked[url]++
-	wait := m.held[url]
+	var wait []chan struct{}
+	for prefix, c := range m.held {
+		if strings.HasPrefix(url, prefix) {
+			wait = append(wait, c)
+		}
+	}
 	m.mu.Unlock()
-	if wait != nil {
+	for _, c := range wait {
 		select {
-		case <-wait:
+		case <-c:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -83,16 +89,16 @@ func (m *maintenance) set(down bool) {
 	m.mu.Unlock()
 }
 
-func (m *maintenance) hold(url string) {
+func (m *maintenance) hold(prefix string) {
 	m.mu.Lock()
-	m.held[url] = make(chan struct{})
+	m.held[prefix] = make(chan struct{})
 	m.mu.Unlock()
 }
 
-func (m *maintenance) release(url string) {
+func (m *maintenance) release(prefix string) {
 	m.mu.Lock()
-	close(m.held[url])
-	delete(m.held, url)
+	close(m.held[prefix])
+	delete(m.held, prefix)
 	m.mu.Unlock()
 }
 
@@ -110,19 +116,19 @@ func (m *maintenance) count(url string, refused bool) int {
 // ticked all along as the audio clock does). Settled at holtburg; the
 // server goes into maintenance (503 with Retry-After) as the player jumps
 // to the coast, far into land not loaded, and walks on east. The server
-// comes back; the host loads the coast's ring and rebuilds there, and
-// asks for its waves. Then the walk's last position lands (the page's
-// setPlayer waited through the window for the landblock its height needs)
-// a block east, whose ring has a column the host has not loaded: that
-// rebuild lacks the column's cells, the host fetches it. The column comes,
-// and the coast's waves, while the load still waits on a slow answer (a
-// prefetched landblock past the world's edge). Once everything has come,
-// the host has healed by itself: its last rebuild is where the player
-// stands, state() says so, and the instances are gather's there, every
-// cell of the ring weighed. (Before the fix the rebuild that lacked the
-// column was kept, since every record and wave its ring names had come by
-// the time a wave's arrival was looked at: gather's sounds with too little
-// weight, as TestPage503 saw in the page.)
+// comes back; the host loads the coast's ring, rebuilds there and asks for
+// its waves, which are large and come slowly. Then the walk's last position
+// lands (the page's setPlayer waited through the window for the landblock
+// its height needs) a block east, whose ring has a column the host has not
+// loaded: that rebuild lacks the column's cells, and the host fetches it.
+// The column comes, then the waves, while the load still waits on a slow
+// answer (a prefetched landblock past the world's edge). Once everything
+// has come, the host has healed by itself: its last rebuild is where the
+// player stands, state() says so, and the instances are gather's there,
+// every cell of the ring weighed. (The host kept the rebuild that lacked
+// the column, since every record and wave its ring names had come by the
+// time it looked at a wave's arrival: gather's sounds with too little
+// weight, what TestPage503 saw in the page.)
 func TestHealsWhereThePlayerStands(t *testing.T) {
 	w := demoWorld(t)
 	m := newMaintenance(w)
@@ -167,7 +173,10 @@ func TestHealsWhereThePlayerStands(t *testing.T) {
 	url := "http://dats.test" + block(bx, by)
 	ticking("a 503 for the coast's landblock", func() bool { return m.count(url, true) > 0 })
 
-	// The way is clear: the coast's ring comes, the host rebuilds with it.
+	// The way is clear: the coast's ring comes, the host rebuilds with it;
+	// the waves are on their way.
+	waves := "http://dats.test/files/0x0A"
+	m.hold(waves)
 	m.set(false)
 	ticking("the rebuild with the coast's ring", func() bool {
 		h.mu.Lock()
@@ -177,8 +186,8 @@ func TestHealsWhereThePlayerStands(t *testing.T) {
 
 	// The walk's last position, a block east (AEB0, 72 m from the next
 	// column), given as the page's walk gives it: map coordinates, z the
-	// terrain's.
-	// The prefetched block past the world's edge south-east answers late.
+	// terrain's. The prefetched block past the world's edge to the
+	// south-east answers late.
 	edge := "http://dats.test" + block(bx+2, by-2)
 	m.hold(edge)
 	sp, err := h.SetPlayerPOS(mapPOS(X-48+192+120, Y))
@@ -189,10 +198,12 @@ func TestHealsWhereThePlayerStands(t *testing.T) {
 	if world.BlockX(end.ObjCellID) != bx+1 {
 		t.Fatalf("the walk ends in 0x%08X; want the block east of the coast's", end.ObjCellID)
 	}
-	ticking("the eastern column and the waves, the slow answer pending", func() bool {
-		return m.count(edge, false) > 0 && h.ld.complete(needAt(end))
+	ticking("the eastern column, the slow answer pending", func() bool {
+		return m.count(edge, false) > 0 && h.ld.readable(needAt(end))
 	})
-	tick() // a tick that sees the last of them
+	m.release(waves)
+	ticking("the waves", func() bool { return h.ld.complete(needAt(end)) })
+	tick() // one that sees the last of them
 	m.release(edge)
 	ticking("the host to settle", func() bool { return h.idle() && h.complete() && h.Stats().Pending == 0 })
 
