@@ -7,7 +7,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import * as geo from "../www/geo.js";
 import * as leaflet from "../www/leaflet-ambient.js";
-import { latestWins, walkStep } from "../www/page/movement.js";
+import { Movement, latestWins, walkStep } from "../www/page/movement.js";
 import { loadFailure, missingLandblock, moveFailure, networkWords, normSource, sourceName, troubleWords } from "../www/page/source.js";
 
 const { BLOCK, BLOCKS, CELL, CELLS, WORLD, blockOf, cellAt, cellOf, hexId, landblockId, mapCoord, mapText, objcellId, parseId, posText, ring } = geo;
@@ -133,6 +133,48 @@ test("latestWins: one run in flight, the latest waiting value next", async () =>
   assert.deepEqual(errors, ["async", "sync"]);
   push(5);
   assert.deepEqual(ran, [1, 3, 4, "throws", 5], "a run that threw does not stop the next");
+});
+
+test("Movement: a go that settles after a later one began moves nothing", async () => {
+  // The page's elements and globals, as much as Movement touches.
+  const el = () => ({ addEventListener() {}, value: "", textContent: "" });
+  const els = {};
+  const saved = ["document", "window", "history", "location"].map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]);
+  const hashes = [];
+  Object.assign(globalThis, {
+    document: { getElementById: (id) => (els[id] ??= el()) },
+    window: { addEventListener() {} },
+    history: { replaceState: (_s, _t, h) => hashes.push(h) },
+  });
+  Object.defineProperty(globalThis, "location", { value: { hash: "" }, configurable: true, writable: true });
+  try {
+    const moved = [], cameras = [], answers = new Map();
+    // The engine: setPlayer settles when the test says, with the position
+    // it was given (a superseded call answers its own position).
+    const amb = {
+      setPlayer: (pos) => new Promise((resolve) => answers.set(pos.name, () => resolve(pos.where))),
+      setCamera: async (p) => { cameras.push(p.objcellId); },
+    };
+    const m = new Movement({ onMoved: (w) => moved.push(w.objcellId), onTurn() {} });
+    m.attach(amb);
+    const at = (name, objcellId) => ({ name, where: { objcellId, x: 1, y: 2, z: 3, X: 0, Y: 0 } });
+    const step = m.go(at("step", "0xA9B40001")); // a walk's step, waiting on its landblock
+    const jump = m.go(at("jump", "0xADB00011")); // then a landmark's jump, answered at once
+    answers.get("jump")();
+    await jump;
+    assert.equal(m.player.objcellId, "0xADB00011");
+    answers.get("step")(); // the network is back: the step settles last
+    assert.equal((await step).objcellId, "0xA9B40001", "a superseded go still answers its own position");
+    assert.equal(m.player.objcellId, "0xADB00011", "the player stays where the jump put it");
+    assert.deepEqual(cameras, ["0xADB00011"], "the camera only went where the jump put it");
+    assert.deepEqual(moved, ["0xADB00011"]);
+    assert.equal(hashes.length, 1);
+  } finally {
+    for (const [k, d] of saved) {
+      if (d) Object.defineProperty(globalThis, k, d);
+      else delete globalThis[k];
+    }
+  }
 });
 
 test("source: normSource and sourceName", () => {

@@ -220,8 +220,17 @@ func (e *earlyTables) storeBlock(id uint32, b []byte, err error) error {
 }
 
 // complete reports whether every record a rebuild for n reads is known, so
-// that the rebuild equals what retail computes with everything on disk.
-func (l *loader) complete(n need) bool {
+// that the rebuild equals what retail computes with everything on disk, and
+// (progressive) every wave of its tables too: nothing for n is to come.
+func (l *loader) complete(n need) bool { return l.known(n, l.progressive) }
+
+// readable reports whether every record a rebuild for n reads is known —
+// its landblocks, its EnvCell, its tables — the waves aside: a rebuild now
+// would be the one retail makes there (the waves change no rebuild).
+func (l *loader) readable(n need) bool { return l.known(n, false) }
+
+// known is complete (waves set) or readable.
+func (l *loader) known(n need, waves bool) bool {
 	if len(l.unknownBlocks(n.blocks)) > 0 {
 		return false
 	}
@@ -232,7 +241,7 @@ func (l *loader) complete(n need) bool {
 	defer l.mu.Unlock()
 	for _, id := range l.tablesOfLocked(n.blocks) {
 		e, ok := l.tables[id]
-		if !ok || e.status == ambient.Pending || (l.progressive && e.table != nil && !l.wavesKnownLocked(e.table)) {
+		if !ok || e.status == ambient.Pending || (waves && e.table != nil && !l.wavesKnownLocked(e.table)) {
 			return false
 		}
 	}

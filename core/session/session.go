@@ -119,7 +119,8 @@ type Host struct {
 	have          bool           // cur is set
 	ticked        bool
 	now           float64
-	lacking       bool    // the last rebuild read a record that was not yet known
+	lacking       bool    // what the last rebuild reads is not all here yet (Progressive: its waves too)
+	partial       bool    // the last rebuild itself read a record not yet known: it must run again
 	rebuiltGen    uint64  // the loader's generation at the last rebuild
 	retryAt       float64 // when to fetch what is lacking again
 	retryWait     float64
@@ -316,10 +317,12 @@ func (h *Host) Tick(now float64) []ambient.Event {
 
 	if h.lacking && h.opt.Progressive {
 		// Waves change no rebuild; once the last one the ring lacked is
-		// there, nothing is lacking.
+		// there, nothing is lacking — unless the rebuild itself lacked a
+		// record (partial): its records may all have come by now, but the
+		// rebuild that reads them is still to run (below), and must.
 		if g := h.ld.waveGeneration(); g != h.wavesSeen {
 			h.wavesSeen = g
-			h.lacking = !h.ld.complete(needAt(h.cur))
+			h.lacking = h.partial || !h.ld.complete(needAt(h.cur))
 		}
 	}
 	again := h.stale && !h.loading
@@ -424,6 +427,9 @@ func (h *Host) needsAt(pos world.Position) need {
 
 // afterRebuild notes whether the rebuild had everything it reads, and lets
 // go of records no rebuild near here reads and the engine does not hold.
+// gen is the loader's generation taken before the rebuild: a record that
+// came while it ran may not have been read, so the rebuild counts as
+// partial then too.
 func (h *Host) afterRebuild(gen uint64) {
 	h.rebuiltGen = gen
 	n := h.needs()
@@ -436,7 +442,9 @@ func (h *Host) afterRebuild(gen uint64) {
 	// Records that came while the engine rebuilt (a load runs beside it)
 	// may be some it looked for before they were there: then the rebuild
 	// lacked them, however complete the records are now.
-	h.lacking = !h.ld.complete(needAt(h.cur)) || h.ld.generation() != gen
+	at := needAt(h.cur)
+	h.partial = h.ld.generation() != gen || !h.ld.readable(at)
+	h.lacking = h.partial || !h.ld.complete(at)
 	if h.lacking && h.retryAt <= h.now {
 		h.retryAt = h.now + h.retryWait
 	}

@@ -66,6 +66,7 @@ export class Movement {
   #player = null; // the Where of the player (during a drag, ahead of the engine's)
   #heading = 0;
   #keys = new Set();
+  #moves = 0; // go() calls so far: one that settles after a later one began is superseded
   #push;
   #onMoved;
   #onTurn;
@@ -122,16 +123,21 @@ export class Movement {
   /**
    * go moves the player to pos (any form setPlayer takes) and the camera
    * with it; resolves with the engine's Where. recentre: centre the map on
-   * it (the map also centres when the player leaves its view).
+   * it (the map also centres when the player leaves its view). A go that
+   * settles after a later one began (a walk's step waiting on its
+   * landblock through a bad network, then a landmark's jump) is superseded,
+   * as setPlayer's latest call wins in the engine: it answers its own
+   * position but moves neither the player, the camera nor the hash.
    */
   async go(pos, recentre = false) {
     const amb = this.#amb;
     if (!amb) throw new Error("no data source loaded");
+    const n = ++this.#moves;
     const w = await amb.setPlayer(pos);
-    if (amb !== this.#amb) return w; // the source changed meanwhile
+    if (amb !== this.#amb || n !== this.#moves) return w; // the source changed, or a later move was made, meanwhile
     this.#player = w;
     await amb.setCamera({ objcellId: w.objcellId, x: w.x, y: w.y, z: w.z }, this.#heading);
-    if (amb !== this.#amb) return w;
+    if (amb !== this.#amb || n !== this.#moves) return w;
     history.replaceState(null, "", "#" + hashOf(w));
     this.say("");
     this.#onMoved(w, { recentre, settled: true });
