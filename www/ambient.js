@@ -32,8 +32,6 @@ const LISTING = "landblocks.txt";
 // made ahead of the click is made at it, as oto would make it.
 const RATE = 48000;
 
-let loads = 0;
-
 export class AmbientAudio {
   /**
    * Loads the wasm and the region; resolves when the instance is usable.
@@ -642,7 +640,10 @@ async function runWasm(wasmURL, wasmExec) {
     else await import("./wasm_exec.js"); // a script that sets globalThis.Go; as a module it runs once
   }
   const go = new globalThis.Go();
-  const cbName = `__acambient${++loads}_${Math.random().toString(36).slice(2)}`;
+  // A global name no other instance holds (the wasm calls it once with its
+  // API), drawn until free rather than counted in module state.
+  let cbName;
+  do cbName = `__acambient_${Math.random().toString(36).slice(2)}`; while (cbName in globalThis);
   const gotAPI = new Promise((resolve) => { globalThis[cbName] = resolve; });
   go.argv = ["ambient.wasm", cbName];
   let inst;
