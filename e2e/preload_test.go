@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -17,8 +16,7 @@ import (
 // off waits for the one importing it, a round trip deeper, and the wasm's
 // compile and the early requests wait for the whole graph (issue 18).
 func TestIndexPreloadsEveryModule(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	www := filepath.Join(filepath.Dir(filepath.Dir(file)), "www")
+	www := lfWWW
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(name)))
 		if err != nil {

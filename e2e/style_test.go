@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -14,8 +13,7 @@ import (
 // `let` or `var`, no HTML strings handed to innerHTML/outerHTML or
 // insertAdjacentHTML. Go's wasm_exec.js is copied in by the build, not ours.
 func TestPageModulesHoldNoModuleState(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	www := filepath.Join(filepath.Dir(filepath.Dir(file)), "www")
+	www := lfWWW
 	var files []string
 	for _, pat := range []string{"*.js", "page/*.js"} {
 		m, err := filepath.Glob(filepath.Join(www, pat))
