@@ -259,6 +259,25 @@ func TestPageSourceControl(t *testing.T) {
 	if now := srcText(b, "srcNow"); search != "" || !strings.Contains(now, "this server") {
 		t.Errorf("back to this server: URL query %q, source line %q", search, now)
 	}
+
+	// What was pending on an instance when it was disposed rejects with
+	// the contract's "disposed" (docs/interfaces.md), not the Go side's
+	// "context canceled": started() with no player never resolves by itself.
+	var pending struct{ Started, Tile string }
+	b.eval(&pending, `(async () => {
+		const { AmbientAudio } = await import("/ambient.js");
+		const a = await AmbientAudio.load({});
+		const code = (p) => p.then(() => "resolved", (e) => e.code || String(e));
+		const st = code(a.started()), tl = code(a.tile(0, 0));
+		a.dispose();
+		return { Started: await st, Tile: await tl };
+	})()`)
+	if pending.Started != "disposed" {
+		t.Errorf("started() pending at dispose settled %q; want disposed", pending.Started)
+	}
+	if pending.Tile != "disposed" && pending.Tile != "resolved" {
+		t.Errorf("tile() pending at dispose settled %q; want disposed (or resolved, had it come first)", pending.Tile)
+	}
 	lfNoErrors(t, b)
 }
 

@@ -262,7 +262,7 @@ export interface StartResult {
  * - "bad-position": a position that does not parse or is off the map;
  * - "wrong-api": the source answers, but not these routes (the other `api` works);
  * - "wasm": the module failed to load or run;
- * - "disposed": the instance was disposed.
+ * - "disposed": the instance was disposed (before the call, or while its promise was pending).
  */
 export type ErrorCode =
   | "not-found"

@@ -170,7 +170,7 @@ export class AmbientAudio {
     this._live();
     try {
       // Numbered: calls settle out of order, and the latest one wins (wasm/offdata.go).
-      return JSON.parse(await this._api.setPlayer(posText(pos), ++this._moves));
+      return JSON.parse(await this._settle(this._api.setPlayer(posText(pos), ++this._moves)));
     } finally {
       this._offDataNow();
     }
@@ -180,7 +180,7 @@ export class AmbientAudio {
   async setCamera(pos, heading) {
     this._live();
     const h = heading ?? (pos && typeof pos === "object" ? pos.heading : undefined);
-    return JSON.parse(await this._api.setCamera(posText(pos), typeof h === "number" ? h : 0));
+    return JSON.parse(await this._settle(this._api.setCamera(posText(pos), typeof h === "number" ? h : 0)));
   }
 
   /** The ambient slider, 0..1 (retail applies it as the game does). */
@@ -196,7 +196,7 @@ export class AmbientAudio {
    * sounds at once; one before it sounds when the wave arrives.
    * @returns {Promise<void>}
    */
-  started() { this._live(); return this._api.started(); }
+  started() { this._live(); return this._settle(this._api.started()); }
 
   /** @returns {import("./ambient").State} */
   state() {
@@ -238,7 +238,7 @@ export class AmbientAudio {
    * has no land.
    * @returns {Promise<import("./ambient").Tile | null>}
    */
-  tile(bx, by) { this._live(); return this._api.tile(bx, by); }
+  tile(bx, by) { this._live(); return this._settle(this._api.tile(bx, by)); }
 
   on(kind, fn) { this._set(kind).add(fn); return this; }
   off(kind, fn) { this._set(kind).delete(fn); return this; }
@@ -274,6 +274,13 @@ export class AmbientAudio {
   }
 
   _live() { if (this._disposed) throw coded("disposed", "ambient: disposed"); }
+
+  // _settle: a Go promise that dispose() cut short (its context canceled)
+  // rejects with "disposed", the code a caller already handles, rather
+  // than with the Go side's "context canceled".
+  _settle(p) {
+    return p.catch((e) => { throw this._disposed ? coded("disposed", "ambient: disposed") : e; });
+  }
 
   // _offDataNow emits "state" when a setPlayer took the listener off the
   // data or back onto it, so a page says so at once, not at the next poll.

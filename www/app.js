@@ -176,7 +176,9 @@ async function startPage() {
       if (my !== generation) return;
       if (t === null) source.say(noCells(src, hexId(landblockId(bx, by))));
     }
-    await a.started(); // the click then sounds at once
+    // The click then sounds at once. A newer connect() disposes this
+    // instance, which rejects the wait: not a failure of this one.
+    try { await a.started(); } catch (e) { if (my !== generation) return; throw e; }
     if (my !== generation) return;
     const lm = panel.landmarkAt(movement.player);
     panel.overlayMessage((lm ? `You stand at the ${lm.name}: ${lm.description}.` : "You stand at the spot in the link.") +
