@@ -322,6 +322,14 @@ func lfHoverAndCheck(t *testing.T, b *lfBrowser, amb string, s lfSpot) {
 		return parseInt(s.player.objcellId, 16) === id; })()`, amb, n), 30*time.Second)
 	start := time.Now()
 	b.do("move", "x", px.X, "y", px.Y, "steps", 5)
+	// The binding sends the spot's cell within its throttle (100 ms) of the
+	// mouse arriving; until then the listener may still stand in the spot's
+	// cell from before the approach (the clean-clone CI saw Firefox's
+	// listener there while the last send was the step before the spot's).
+	b.waitFor(fmt.Sprintf(`(() => { const p = window.sent[window.sent.length - 1];
+		if (window.sent.length <= %d || !p) return false;
+		const gx = Math.floor((p.ew * 10 + 1019.5)), gy = Math.floor((p.ns * 10 + 1019.5));
+		return ((gx >> 3) << 24 | (gy >> 3) << 16 | (8 * (gx & 7) + (gy & 7) + 1)) >>> 0 === %d; })()`, n, s.cell), 10*time.Second)
 	lfWaitCell(b, amb, s.cell)
 	moved := time.Since(start)
 
