@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall/js"
+
+	"acambient/core/pace"
 )
 
 // Fetch returns the browser's Transport: the global fetch (a page, a worker,
@@ -49,6 +51,13 @@ func FetchEarly(early js.Value) Transport {
 		if e := take(url); e.Type() == js.TypeObject {
 			ac, asked = e.Get("controller"), e.Get("response")
 		} else {
+			// A fetch() call costs the page's thread 1–3 ms: a burst of
+			// them (a jump's ring, the waves after the first sound) is
+			// spread over the event loop's turns.
+			pace.Yield()
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			ac = js.Global().Get("AbortController").New()
 			asked = fetch.Invoke(url, fetchInit(ac, "follow"))
 		}
@@ -273,10 +282,12 @@ func await(p js.Value) (js.Value, error) {
 	}
 	ch := make(chan result, 1)
 	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		pace.Enter()
 		ch <- result{v: args[0]}
 		return nil
 	})
 	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		pace.Enter()
 		ch <- result{err: jsError(args[0])}
 		return nil
 	})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"acambient/core/pace"
 	"acambient/core/session"
 )
 
@@ -19,10 +20,12 @@ func await(p js.Value) (js.Value, error) {
 	}
 	ch := make(chan result, 1)
 	then := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		pace.Enter()
 		ch <- result{v: arg(a, 0)}
 		return nil
 	})
 	catch := js.FuncOf(func(_ js.Value, a []js.Value) any {
+		pace.Enter()
 		ch <- result{err: jsError(arg(a, 0))}
 		return nil
 	})
@@ -51,6 +54,7 @@ func jsError(v js.Value) error {
 // never a crash of the program (docs/architecture.md §4.5: no panic crosses into JS).
 func fn(name string, f func(args []js.Value) (any, error)) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		pace.Enter()
 		defer func() {
 			if r := recover(); r != nil {
 				out = newError(fmt.Errorf("%s: internal error: %v", name, r))

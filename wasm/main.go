@@ -26,6 +26,7 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/mapview"
 	"acambient/core/mix"
+	"acambient/core/pace"
 	"acambient/core/pagejson"
 	"acambient/core/session"
 	"acambient/core/world"
@@ -299,10 +300,10 @@ func (a *api) open(args []js.Value) (any, error) {
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = uint32(js.Global().Get("Math").Call("random").Float() * (1 << 32))
 	// Progressive: sound starts once the ring's tables are known, each wave
-	// when it arrives (docs/divergences.md); a long decode sleeps now and
-	// then so that the audio callbacks run meanwhile.
+	// when it arrives (docs/divergences.md); decodes give the event loop
+	// its turns (core/pace) so that the audio callbacks run meanwhile.
 	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, Progressive: true,
-		Yield: func() { time.Sleep(time.Millisecond) }, KeepWaveBytes: pageKeptWaves, Captions: true}
+		Yield: pace.Yield, KeepWaveBytes: pageKeptWaves, Captions: true}
 	if arg(args, 2).Truthy() {
 		hopt.Listing = cell.Landblocks
 	}

@@ -28,7 +28,7 @@ type loader struct {
 	// progressive: a table counts as loaded once decoded, its waves come
 	// after, in the order the host asks for them (Options.Progressive).
 	progressive bool
-	yield       func()     // between pieces of a long wave decode (Options.Yield)
+	yield       func()     // before a decode and between pieces of a long one (Options.Yield)
 	decoding    sync.Mutex // progressive: one wave decodes at a time, so a yield lets the event loop in
 
 	mu     sync.Mutex
@@ -338,6 +338,7 @@ func (l *loader) fetchWaves(ctx context.Context) {
 			l.stats.Bytes += int64(len(b))
 		}
 		l.mu.Unlock()
+		l.pause()
 		l.storeWave(id, b, err)
 		l.mu.Lock()
 		delete(l.inflight, id)
@@ -666,10 +667,20 @@ func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32
 				l.stats.Bytes += int64(len(b))
 			}
 			l.mu.Unlock()
+			l.pause()
 			store(id, b, err)
 		}(id)
 	}
 	wg.Wait()
+}
+
+// pause calls yield, if set, before a record that arrived is decoded: what
+// arrives together (a ring's landblocks, a burst of waves) then decodes
+// over several turns of the page's event loop, not in one long task.
+func (l *loader) pause() {
+	if l.yield != nil {
+		l.yield()
+	}
 }
 
 // report passes a non-fatal problem on, and returns it.

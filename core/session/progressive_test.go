@@ -542,3 +542,27 @@ func TestMoveDuringItsLoad(t *testing.T) {
 	close(cell.release)
 	settle(t, h, &now)
 }
+
+// TestYieldsBeforeEachDecode: in the background, Options.Yield runs before
+// every record that arrived is decoded (the page's core/pace then spreads
+// what arrives together over the event loop's turns), so a load calls it
+// at least once per record fetched.
+func TestYieldsBeforeEachDecode(t *testing.T) {
+	w := demoWorld(t)
+	n := 0
+	var mu sync.Mutex
+	yield := func() { mu.Lock(); n++; mu.Unlock() }
+	h := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{Progressive: true, Yield: yield})
+	now := 0.0
+	h.Move(landmark(t, "river"))
+	h.Tick(now)
+	settle(t, h, &now)
+	st := h.Stats()
+	mu.Lock()
+	got := n
+	mu.Unlock()
+	// The region came before the host existed: not through the loader.
+	if fetched := st.Records - 1; fetched < 10 || got < fetched {
+		t.Errorf("%d yields for %d records fetched by the loader; want at least one each (and a ring's worth of records)", got, fetched)
+	}
+}

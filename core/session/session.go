@@ -58,9 +58,10 @@ type Options struct {
 	// wave arrives. Background mode only: Sync keeps retail's rule, a table
 	// counts once its waves are decoded.
 	Progressive bool
-	// Yield, if set, is called between pieces of a long wave decode in the
-	// background (the page: a short sleep, so that the browser's audio
-	// callbacks run meanwhile).
+	// Yield, if set, is called in the background before each record that
+	// arrived is decoded and between pieces of a long wave decode (the
+	// page: core/pace, which gives the browser's event loop its turn once
+	// a slice of Go work has run long, so that the audio callbacks run).
 	Yield func()
 	// OnError receives every non-fatal problem (a corrupt record, a wave that
 	// does not decode, a failed fetch). Nil discards them. It may be called

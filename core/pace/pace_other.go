@@ -1,0 +1,9 @@
+//go:build !js
+
+package pace
+
+// Enter does nothing: natively goroutines run on threads of their own.
+func Enter() {}
+
+// Yield does nothing: natively nothing waits for this thread.
+func Yield() {}
