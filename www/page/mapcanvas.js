@@ -54,8 +54,11 @@ export class MapCanvas {
       const dt = Math.min(0.1, (now - this.#last) / 1000);
       this.#last = now;
       this.#onFrame(dt);
-      const st = this.#scene().state;
-      if (this.#dirty || (st && st.voices.length)) { this.#draw(); this.#dirty = false; }
+      // Only what changed is drawn again: a state event, a move, a turn,
+      // a tile, the view. Redrawing the same state every frame while voices
+      // sounded took the main thread ~60 times a second, 10–40 ms a time
+      // in a software-rendered tab, from the audio callbacks (issue 23).
+      if (this.#dirty) { this.#draw(); this.#dirty = false; }
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
