@@ -45,21 +45,23 @@ func Enter() {
 }
 
 // Yield returns at once while the current slice is within Budget; past it,
-// it waits for the event loop's next turn.
+// it waits for the event loop's next turn, and looks again: a turn wakes
+// every waiter at once, and forty fetches that each waited once would then
+// all go out in the next slice together.
 func Yield() {
 	p := turns
 	p.mu.Lock()
-	if time.Since(p.start) < Budget {
+	for time.Since(p.start) >= Budget {
+		if p.next == nil {
+			p.next = make(chan struct{})
+			p.ask()
+		}
+		ch := p.next
 		p.mu.Unlock()
-		return
+		<-ch
+		p.mu.Lock()
 	}
-	if p.next == nil {
-		p.next = make(chan struct{})
-		p.ask()
-	}
-	ch := p.next
 	p.mu.Unlock()
-	<-ch
 }
 
 // scheduler returns what queues f as a task of its own, behind what the

@@ -55,3 +55,33 @@ func TestYieldGivesTheEventLoopTurns(t *testing.T) {
 		t.Errorf("without Yield the event loop had %d turns during the burst; want 0 (the measure cannot tell)", n)
 	}
 }
+
+// TestYieldSpreadsWaiters: a hundred goroutines that each yield once and
+// then work a millisecond (a burst of fetch() calls) take a turn of the
+// event loop every Budget of their work, not one turn for all: the turn
+// that wakes the waiters lets through only a Budget's worth of them.
+func TestYieldSpreadsWaiters(t *testing.T) {
+	if js.Global().Get("setImmediate").Type() != js.TypeFunction {
+		t.Skip("no setImmediate in this host")
+	}
+	tk := js.Global().Call("eval", ticker)
+	done := make(chan struct{}, 100)
+	for range 100 {
+		go func() {
+			Yield()
+			for s := time.Now(); time.Since(s) < time.Millisecond; {
+			}
+			done <- struct{}{}
+		}()
+	}
+	for range 100 {
+		<-done
+	}
+	n := tk.Get("n").Int()
+	tk.Set("on", false)
+	// 100 ms of work: 4 turns at 25 ms a slice; at least 2 allowing for a slow clock.
+	if n < 2 {
+		t.Errorf("the event loop had %d turns while 100 waiters worked 1 ms each; want ≥ 2", n)
+	}
+	t.Logf("%d turns", n)
+}
