@@ -60,7 +60,8 @@ const maxChannels = 8
 func Decode(w *dat.Wave) (*PCM, error) { return DecodeYielding(w, nil) }
 
 // DecodeYielding is Decode calling yield, if not nil, between pieces of a
-// long decode (an MP3 takes a third of a second in the browser's wasm):
+// long decode (an MP3 takes a third of a second in the browser's wasm, a
+// PCM bed wave tens of milliseconds):
 // the page's loader lets the JavaScript event loop, and the audio
 // callbacks it runs, in meanwhile.
 func DecodeYielding(w *dat.Wave, yield func()) (*PCM, error) {
@@ -83,7 +84,7 @@ func DecodeYielding(w *dat.Wave, yield func()) (*PCM, error) {
 	var p *PCM
 	switch tag {
 	case dat.FormatPCM:
-		p, err = decodeLinear(f, w.Data)
+		p, err = decodeLinear(f, w.Data, yield)
 	case formatFloat:
 		p, err = decodeFloat(f, w.Data)
 	case dat.FormatMSADPCM:
