@@ -267,6 +267,7 @@ func (a *api) object() js.Value {
 			a.audio.release()
 		}
 		a.cancel()
+		pace.Close() // its MessagePort would keep the instance alive
 		return nil, nil
 	}))
 	return o

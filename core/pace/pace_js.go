@@ -13,11 +13,13 @@ import (
 var turns = newPacer()
 
 type pacer struct {
-	mu    sync.Mutex
-	start time.Time     // when the current slice began, as far as known
-	next  chan struct{} // closed at the next turn; nil while nobody waits
-	ask   func()        // schedules turn on the event loop
-	turn  js.Func
+	mu     sync.Mutex
+	start  time.Time     // when the current slice began, as far as known
+	next   chan struct{} // closed at the next turn; nil while nobody waits
+	closed bool          // Close ran: Yield returns at once
+	ask    func()        // schedules turn on the event loop
+	stop   func()        // lets go of what ask schedules with
+	turn   js.Func
 }
 
 func newPacer() *pacer {
@@ -33,7 +35,7 @@ func newPacer() *pacer {
 		}
 		return nil
 	})
-	p.ask = scheduler(p.turn)
+	p.ask, p.stop = scheduler(p.turn)
 	return p
 }
 
@@ -51,7 +53,7 @@ func Enter() {
 func Yield() {
 	p := turns
 	p.mu.Lock()
-	for time.Since(p.start) >= Budget {
+	for !p.closed && time.Since(p.start) >= Budget {
 		if p.next == nil {
 			p.next = make(chan struct{})
 			p.ask()
@@ -64,21 +66,48 @@ func Yield() {
 	p.mu.Unlock()
 }
 
+// Close ends the pacing: Yield returns at once from then on, and whoever
+// waits is let go. The wasm's dispose calls it: an entangled MessagePort
+// with a listener is alive for as long as it could get a message, and this
+// one's listener holds the Go instance, so a disposed instance, its linear
+// memory and all, would never be collected (e2e TestPageSoakShort).
+func Close() {
+	p := turns
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.closed = true
+	ch := p.next
+	p.next = nil
+	p.stop()
+	p.mu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
+}
+
 // scheduler returns what queues f as a task of its own, behind what the
-// event loop holds: setImmediate where the host has it (node), else a
-// MessageChannel's message (browsers: a task, and one that hidden tabs do
-// not throttle as they do setTimeout, to once a second), else setTimeout.
-func scheduler(f js.Func) func() {
+// event loop holds, and what lets go of that: setImmediate where the host
+// has it (node), else a MessageChannel's message (browsers: a task, and one
+// that hidden tabs do not throttle as they do setTimeout, to once a second;
+// its ports are closed by stop), else setTimeout.
+func scheduler(f js.Func) (ask, stop func()) {
 	g := js.Global()
 	if si := g.Get("setImmediate"); si.Type() == js.TypeFunction {
-		return func() { si.Invoke(f) }
+		return func() { si.Invoke(f) }, func() {}
 	}
 	if mc := g.Get("MessageChannel"); mc.Type() == js.TypeFunction {
 		ch := mc.New()
-		ch.Get("port1").Set("onmessage", f)
-		post := ch.Get("port2")
-		return func() { post.Call("postMessage", 0) }
+		in, post := ch.Get("port1"), ch.Get("port2")
+		in.Set("onmessage", f)
+		return func() { post.Call("postMessage", 0) }, func() {
+			in.Set("onmessage", js.Null())
+			in.Call("close")
+			post.Call("close")
+		}
 	}
 	st := g.Get("setTimeout")
-	return func() { st.Invoke(f, 0) }
+	return func() { st.Invoke(f, 0) }, func() {}
 }

@@ -7,3 +7,6 @@ func Enter() {}
 
 // Yield does nothing: natively nothing waits for this thread.
 func Yield() {}
+
+// Close does nothing: there is no pacing to end.
+func Close() {}
