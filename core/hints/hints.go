@@ -86,24 +86,27 @@ func (h *Hint) First(x, y float32) uint32 {
 	return h.Vertices[i]
 }
 
-// Maker computes hints over a portal and a cell source. It keeps the
-// records it decodes (landblocks, SoundTables) for the next hint unless
-// told to forget them (Forget): an export asks for every landblock, and
-// each landblock is in nine rings. Safe for concurrent use.
+// Maker computes hints over a portal and a cell source. Safe for
+// concurrent use.
 type Maker struct {
 	portal, cell datfetch.Source
 	region       *dat.Region
 	tables       *ambient.Tables
 	heights      [256]float32
+	keep         bool
 
 	mu     sync.Mutex
 	blocks map[uint32]*dat.LandBlock // nil value: known missing
 	stbs   map[uint32]*dat.SoundTable
 }
 
-// New loads the region and makes a Maker. A missing or malformed region is
-// an error: without it nothing sounds anywhere.
-func New(ctx context.Context, portal, cell datfetch.Source) (*Maker, error) {
+// New loads the region and makes a Maker. With keep it keeps the records
+// it decodes (landblocks, SoundTables) for the next hints, until Forget:
+// an export asks for every landblock, and each landblock is in nine
+// rings (a few MB for the whole retail world). Without, each hint reads
+// its records afresh (a server: its sources cache them). A missing or
+// malformed region is an error: without it nothing sounds anywhere.
+func New(ctx context.Context, portal, cell datfetch.Source, keep bool) (*Maker, error) {
 	b, err := portal.Get(ctx, dat.RegionID)
 	if err != nil {
 		return nil, fmt.Errorf("hints: region 0x%08X: %w", uint32(dat.RegionID), err)
@@ -113,7 +116,7 @@ func New(ctx context.Context, portal, cell datfetch.Source) (*Maker, error) {
 		return nil, fmt.Errorf("hints: %w", err)
 	}
 	return &Maker{portal: portal, cell: cell, region: r, tables: ambient.NewTables(r),
-		heights: world.HeightTable(r), blocks: map[uint32]*dat.LandBlock{}, stbs: map[uint32]*dat.SoundTable{}}, nil
+		heights: world.HeightTable(r), keep: keep, blocks: map[uint32]*dat.LandBlock{}, stbs: map[uint32]*dat.SoundTable{}}, nil
 }
 
 // ErrNoLandblock: the cell source lacks the landblock asked about.
@@ -240,9 +243,11 @@ func get[T any](m *Maker, ctx context.Context, src datfetch.Source, id uint32, k
 			return nil, fmt.Errorf("hints: %w", err)
 		}
 	}
-	m.mu.Lock()
-	kept[id] = v
-	m.mu.Unlock()
+	if m.keep {
+		m.mu.Lock()
+		kept[id] = v
+		m.mu.Unlock()
+	}
 	return v, nil
 }
 

@@ -33,7 +33,7 @@ func demoWorld(t testing.TB) *demo.World {
 func demoMaker(t testing.TB) *Maker {
 	t.Helper()
 	w := demoWorld(t)
-	m, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell))
+	m, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestMissing(t *testing.T) {
 	if _, err := m.Landblock(context.Background(), 0xA9B5002D); err == nil || errors.Is(err, datfetch.ErrNotFound) {
 		t.Errorf("a land cell's id: %v; want an error that is no not-found", err)
 	}
-	if _, err := New(context.Background(), datfetch.NewMemory(nil), datfetch.NewMemory(nil)); !errors.Is(err, datfetch.ErrNotFound) {
+	if _, err := New(context.Background(), datfetch.NewMemory(nil), datfetch.NewMemory(nil), false); !errors.Is(err, datfetch.ErrNotFound) {
 		t.Errorf("no region: %v", err)
 	}
 }
