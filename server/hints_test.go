@@ -75,11 +75,11 @@ func TestServeHints(t *testing.T) {
 	}
 
 	for target, code := range map[string]int{
-		"/hints/0x0101FFFF": http.StatusNotFound,   // no such landblock in the demo
-		"/hints/0xA9B5002D": http.StatusBadRequest, // a land cell, not a landblock
-		"/hints/river":      http.StatusBadRequest,
+		"/hints/0x0101FFFF":  http.StatusNotFound,   // no such landblock in the demo
+		"/hints/0xA9B5002D":  http.StatusBadRequest, // a land cell, not a landblock
+		"/hints/river":       http.StatusBadRequest,
 		"/hints/0x1A9B5FFFF": http.StatusBadRequest, // more than 32 bits
-		"/hints/":           http.StatusBadRequest,
+		"/hints/":            http.StatusBadRequest,
 	} {
 		if r := do(h, "GET", target); r.StatusCode != code {
 			t.Errorf("GET %s: %d; want %d", target, r.StatusCode, code)
