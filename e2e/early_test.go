@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -23,7 +24,9 @@ import (
 // SoundTables it lists and the first wave it names at the spot: the wasm
 // takes each of those too, so none is dropped when the first sound comes
 // (a wrong first wave would be: the session would not have asked for it
-// before). The server sees no record twice, and the hint once.
+// before). The server sees no record twice, and the hint once. A hint
+// that is not there (404) or not one (a 200 of something else) asks
+// nothing more: the early requests are those of a page without hints.
 func TestPageEarlyRequests(t *testing.T) {
 	forEngines(t, leafletEngines, pageEarlyRequests)
 }
@@ -37,10 +40,13 @@ func pageEarlyRequests(t *testing.T, spec browserSpec) {
 	for _, tc := range []struct {
 		name, hash, at string
 		x, y           float32 // the spot in its landblock
+		badHint        string  // "": the server's hints; else what /hints/ answers instead, 200 ("404": a 404)
 	}{
-		{"default spot", "", "0xA9B5002D", 120, 96},
-		{"link's objcell", "#0xA9B5002D/120,96,22.85", "0xA9B5002D", 120, 96},
-		{"link's map coordinates", "#42.1N,33.6E", "0xA9B40019", 84, 12},
+		{"default spot", "", "0xA9B5002D", 120, 96, ""},
+		{"link's objcell", "#0xA9B5002D/120,96,22.85", "0xA9B5002D", 120, 96, ""},
+		{"link's map coordinates", "#42.1N,33.6E", "0xA9B40019", 84, 12, ""},
+		{"no hint", "", "0xA9B5002D", 120, 96, "404"},
+		{"a hint that is none", "", "0xA9B5002D", 120, 96, `{"tables":"0x20000101","waves":[7],"vertices":null}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var block uint32
@@ -54,9 +60,13 @@ func pageEarlyRequests(t *testing.T, spec browserSpec) {
 				t.Fatalf("the hint names no first wave at %s (%g, %g)", tc.at, tc.x, tc.y)
 			}
 			log := &seenLog{}
-			srv := httptest.NewServer(log.wrap(server.New(server.Options{
+			var h http.Handler = server.New(server.Options{
 				Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www,
-			})))
+			})
+			if tc.badHint != "" {
+				h = badHints(h, tc.badHint)
+			}
+			srv := httptest.NewServer(log.wrap(h))
 			t.Cleanup(srv.Close)
 			b := lfLaunch(t, spec) // a fresh browser: a cold cache, so every record reaches the server
 			b.do("goto", "url", srv.URL+"/"+tc.hash)
@@ -70,6 +80,12 @@ func pageEarlyRequests(t *testing.T, spec browserSpec) {
 			}
 			b.eval(&got, `({ early: window.ambient.stats().early, where: window.ambient.state().where.objcellId,
 				wave: [...window.ambient._fetches._asked].find((u) => /\/0x0A[0-9A-F]{6}$/.test(u)) || "" })`)
+			if tc.badHint != "" {
+				if e := got.Early; e.Fetched != 11 || e.Taken != 11 || e.Dropped != 0 {
+					t.Errorf("early requests: %d made, %d taken, %d dropped; want the 11 of a page without hints, all taken", e.Fetched, e.Taken, e.Dropped)
+				}
+				return
+			}
 			if want := fmt.Sprintf("%s/files/0x%08X", srv.URL, first); got.Wave != want {
 				t.Errorf("the wasm asked first for wave %s; the hint names %s", got.Wave, want)
 			}
@@ -105,4 +121,19 @@ func pageEarlyRequests(t *testing.T, spec browserSpec) {
 			b.do("goto", "url", "about:blank")
 		})
 	}
+}
+
+// badHints answers /hints/ with body (200, JSON) or, for "404", a 404.
+func badHints(h http.Handler, body string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case !strings.HasPrefix(r.URL.Path, "/hints/"):
+			h.ServeHTTP(w, r)
+		case body == "404":
+			http.NotFound(w, r)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(body))
+		}
+	})
 }
