@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -346,4 +347,20 @@ func TestMissing(t *testing.T) {
 // newSession is the page's host (wasm/main.go's options that matter here).
 func newSession(ctx context.Context, portal, cell datfetch.Source) (*session.Host, error) {
 	return session.New(ctx, portal, cell, session.Options{Config: ambient.DefaultConfig(), Prefetch: true, Progressive: true, EventLog: 64})
+}
+
+// FuzzParse: any bytes are a hint or an error, never a panic, and a hint
+// read names only waves of its palette.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"tables":["0x20000101"],"waves":["0x0A000101"],"vertices":"` + strings.Repeat("0", 81) + `","centres":"` + strings.Repeat("-", 64) + `"}`))
+	f.Add([]byte(`{"tables":[],"waves":[],"vertices":"","centres":""}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, err := Parse(b)
+		if err != nil {
+			return
+		}
+		if back, err := Parse(h.JSON()); err != nil || back.Vertices != h.Vertices || back.Centres != h.Centres || !slices.Equal(back.Tables, h.Tables) {
+			t.Errorf("%s reads back as %+v, %v; want %+v", h.JSON(), back, err, h)
+		}
+	})
 }
