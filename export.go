@@ -24,6 +24,7 @@ func cmdExport(args []string) error {
 	www := fs.String("www", defaultWWW(), "folder of the page files to copy")
 	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")
 	withZones := fs.Bool("zones", true, "also write the sound-zone layer, DIR/zones.png and DIR/zones.json (as the zones command)")
+	withHints := fs.Bool("hints", true, "also write each landblock's hint, DIR/hints/0xXXYYFFFF (what a page opening there asks for first, as serve's /hints/)")
 	source := fs.String("source", "", "write the page alone (no records, no zones), reading its records from this URL by default (with -api acdatservice for an acdatservice base)")
 	df := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -49,7 +50,7 @@ func cmdExport(args []string) error {
 		ensureWasm(ctx, *www, logger)
 	}
 	res, err := server.Export(ctx, server.ExportOptions{
-		Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, Out: *out, Zones: *withZones,
+		Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, Out: *out, Zones: *withZones, Hints: *withHints,
 		Warnf: func(format string, args ...any) { logger.Printf("warning: "+format, args...) },
 	})
 	if err != nil {
@@ -59,6 +60,9 @@ func cmdExport(args []string) error {
 		d.Name, *out, res.Regions, res.SoundTables, res.Waves, res.LandBlocks, res.EnvCells, res.Bytes, res.WWWFiles, res.Skipped)
 	if *withZones {
 		fmt.Printf("; zones.png and zones.json, %d sound sets", res.ZoneSets)
+	}
+	if *withHints {
+		fmt.Printf("; hints %d (%d bytes)", res.Hints, res.HintBytes)
 	}
 	fmt.Println()
 	return nil
@@ -70,7 +74,7 @@ func cmdExportPage(fs *flag.FlagSet, out, www string, build bool, source string,
 	var clash []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "portal", "cell", "dats", "server", "zones":
+		case "portal", "cell", "dats", "server", "zones", "hints":
 			clash = append(clash, "-"+f.Name)
 		}
 	})

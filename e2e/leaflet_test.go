@@ -150,6 +150,7 @@ func leafletExampleStaticExport(t *testing.T, spec browserSpec) {
 	out := t.TempDir()
 	if _, err := server.Export(context.Background(), server.ExportOptions{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
+		Hints: true, // as `export` writes them by default
 	}); err != nil {
 		t.Fatal(err)
 	}

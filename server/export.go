@@ -34,6 +34,11 @@ type ExportOptions struct {
 	// the records: a map over the tree finds it at URL/zones.json.
 	Zones bool
 
+	// Hints also writes Out/hints/0xXXYYFFFF for every landblock written,
+	// what a page opening there asks for first (core/hints, serve's route
+	// of the name).
+	Hints bool
+
 	// Source, when its Server is set, makes the tree the page alone, with
 	// Source as its default data source: the www folder and nothing else
 	// (no records, no zones; Portal and Cell are not read). See exportPage.
@@ -53,6 +58,9 @@ type ExportResult struct {
 	// ZoneSets counts the legend of the zone layer (with Zones): the sound
 	// sets that dominate somewhere.
 	ZoneSets int
+	// Hints counts the hints written (with Hints), HintBytes their bytes.
+	Hints     int
+	HintBytes int64
 }
 
 // Export writes the static tree of docs/interfaces.md §2.3, which a plain file host
@@ -69,6 +77,7 @@ type ExportResult struct {
 //	                       compressed is its u32 size and zlib stream there
 //	                       (a hard link to the plain file when the two agree)
 //	Out/zones.png, Out/zones.json   with Zones, the sound-zone layer (core/zones)
+//	Out/hints/0xXXYYFFFF   with Hints, each landblock's hint (core/hints)
 //	Out/...                the www folder (and, while it has no index.html, the generated index)
 //
 // With opt.Source set it writes the page alone instead (exportPage).
@@ -122,6 +131,11 @@ func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 			return nil, fmt.Errorf("zones: %w", err)
 		}
 		e.res.ZoneSets = len(idx.Sets)
+	}
+	if opt.Hints {
+		if err := e.hints(ctx, cellIDs); err != nil {
+			return nil, fmt.Errorf("hints: %w", err)
+		}
 	}
 	if err := e.www(ctx, portalIDs, cellIDs); err != nil {
 		return nil, err

@@ -64,6 +64,7 @@ type Handler struct {
 
 	acdatSt acdatState // what acdatservice's routes build once (acdat.go)
 	zones   zoneLayer  // the sound-zone layer, computed on first ask (zones.go)
+	hints   hintStore  // the landblocks' hints, computed on first ask (hints.go)
 }
 
 // New returns a Handler over opt's sources.
@@ -149,6 +150,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// acdatservice's surface (acdat.go): a client configured for that
 		// service can point here unchanged.
 		h.acdat(w, r, segs[1], segs[3:])
+	case len(segs) == 2 && segs[0] == HintsDir:
+		h.serveHint(w, r, segs[1])
 	case len(segs) == 1 && (segs[0] == zones.IndexFile || segs[0] == zones.ImageFile) && !h.opt.NoZones:
 		h.serveZones(w, r, segs[0])
 	default:

@@ -19,7 +19,10 @@ export interface LoadOptions {
   /**
    * Where the first setPlayer will go, if known: the records the first rebuild there reads (the
    * region, the landblock listing, the 3×3 ring, the EnvCell indoors) are asked for while the wasm
-   * downloads, and the Go side takes those answers instead of asking again. A function is called
+   * downloads, and the Go side takes those answers instead of asking again; outdoors, from the dat
+   * server's default routes, so are the landblock's hint (server + "/hints/0xXXYYFFFF",
+   * docs/interfaces.md §2.1) and what it names: the SoundTables and the first wave the Go side asks
+   * for there (a 404 or a malformed hint asks nothing more). A function is called
    * with the region's name once its record's head has come ("" where it cannot be read: a failed
    * request, a record served compressed), for a page whose opening spot depends on the data. The
    * POS forms of docs/interfaces.md §1.1 whose landblock is plain from the text are read; any

@@ -63,7 +63,10 @@ export class AmbientAudio {
     // sound nothing (ContextAhead).
     const ahead = new ContextAhead();
     const early = new EarlyFetches((url) => { if (WAVE.test(url)) ahead.waveAsked(); });
-    prefetch(early, { portal, cell, listing: !acdat, at: opts.at }).catch(() => {});
+    // The hints are the dat server's and its export's (docs/interfaces.md
+    // §2.1), beside the records it serves by default; acdatservice has none.
+    const hints = acdat || opts.portal || opts.cell ? null : base("hints/");
+    prefetch(early, { portal, cell, listing: !acdat, at: opts.at, hints, onWave: () => ahead.waveAsked() }).catch(() => {});
     let api;
     try {
       api = await runWasm(wasmURL, opts.wasmExec);
@@ -350,8 +353,10 @@ export class AmbientAudio {
 
 // ContextAhead makes the AudioContext start() will use ahead of the click
 // (wasm/audio.go: the click then plays at once), where it costs the first
-// sound nothing: once the wasm has asked for its first wave, whose wait on
-// the network leaves the main thread nothing else to do. Chromium's
+// sound nothing: once the first wave is on the wire, whose wait on the
+// network leaves the main thread nothing else to do — asked for by the
+// wasm, or earlier by the page from a hint (askHinted), while the wasm
+// still downloads (its compile runs off the main thread). Chromium's
 // constructor blocks that thread while the browser brings its audio service
 // up: 190–560 ms for a tab's first context here, 4–40 ms once the service
 // runs. navigator.mediaDevices.enumerateDevices() brings the service up
@@ -376,7 +381,7 @@ class ContextAhead {
     else Promise.resolve(warming).then(() => this._ready("_warm"), () => this._ready("_warm"));
   }
 
-  /** The wasm asks for a wave: the first one's wait on the network is idle time. */
+  /** A wave is asked for (by the wasm, or from a hint): the first one's wait on the network is idle time. */
   waveAsked() { if (!this._wave) this._ready("_wave"); }
 
   /** Hands over the context made (null: none yet); nothing is made after. */
@@ -479,8 +484,11 @@ class EarlyFetches {
 // waits for the region's first bytes. What the listing does not name is
 // not asked for (the Go side would not ask); where the listing fails, no
 // landblock is asked for early (the Go side retries it, and asks by what
-// it finally says).
-async function prefetch(early, { portal, cell, listing, at }) {
+// it finally says). Outdoors, with a hints folder (hints), the spot's
+// landblock's hint is asked for at once too, beside the region, and what
+// it names is asked for as soon as it comes (askHinted): the SoundTables
+// and the first wave the Go side can only ask for once the wasm runs.
+async function prefetch(early, { portal, cell, listing, at, hints, onWave }) {
   const region = early.fetch(portal + REGION, typeof at === "function");
   const list = listing ? early.fetch(cell + LISTING, at != null) : null;
   if (at == null || (listing && !list)) return;
@@ -490,12 +498,56 @@ async function prefetch(early, { portal, cell, listing, at }) {
   const spot = pos === null ? null : spotOf(pos);
   if (!spot) return;
   if (spot.envCell) early.fetch(cell + hex(spot.envCell));
+  else if (hints) askHinted(early, hints + hex(landblockId(spot.bx, spot.by)), portal, spot, onWave).catch(() => {});
   const held = list ? await listed(list) : null;
   if (held === false) return;
   for (const [bx, by] of ring(spot.bx, spot.by)) {
     const id = landblockId(bx, by);
     if (!held || held.has(id)) early.fetch(cell + hex(id));
   }
+}
+
+// askHinted reads the hint at url (docs/interfaces.md §2.1, core/hints:
+// what the Go side's progressive session asks for first in that landblock)
+// and asks early for its SoundTables, then for the first wave of the
+// lattice point nearest the spot (firstWave), telling onWave (ContextAhead:
+// the first wave is on the wire). A hint that is not there (a 404: an older
+// server, a static host without one) or not one is nothing: the Go side
+// asks as it would. A guess the Go side does not take first is taken later
+// or dropped with the rest at the first sound (EarlyFetches).
+async function askHinted(early, url, portal, spot, onWave) {
+  const r = await fetch(url);
+  if (!r.ok) return;
+  const { bytes, whole } = await head(r, 16 << 10);
+  if (!whole) return;
+  const h = JSON.parse(new TextDecoder().decode(bytes));
+  const tables = Array.isArray(h.tables) ? h.tables.filter((t) => TABLE_ID.test(t)) : [];
+  for (const t of tables.slice(0, 64)) early.fetch(portal + t);
+  const w = spot.x === undefined ? null : firstWave(h, spot.x, spot.y);
+  if (w && early.fetch(portal + w)) onWave();
+}
+
+// A SoundTable's and a Wave's id as a hint spells them (and a record's URL).
+const TABLE_ID = /^0x20[0-9A-F]{6}$/;
+const WAVE_ID = /^0x0A[0-9A-F]{6}$/;
+
+// The digits of a hint's lattice strings (core/hints): the index of a wave
+// of its palette; any other character (its "-") names none.
+const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+// firstWave is the wave hint h names at the lattice point nearest
+// landblock-local (x, y) (core/hints Nearest): the centre of the land cell
+// holding it, where |u − 12| + |v − 12| ≤ 12 in the cell, else the cell's
+// nearest vertex. null: none there, or a hint that is not one.
+function firstWave(h, x, y) {
+  const CELL = BLOCK / 8, half = CELL / 2;
+  if (typeof h.vertices !== "string" || h.vertices.length !== 81 || typeof h.centres !== "string" || h.centres.length !== 64 || !Array.isArray(h.waves)) return null;
+  const cx = Math.min(Math.max(Math.floor(x / CELL), 0), 7), cy = Math.min(Math.max(Math.floor(y / CELL), 0), 7);
+  const u = x - CELL * cx, v = y - CELL * cy;
+  const c = Math.abs(u - half) + Math.abs(v - half) <= half ? h.centres[8 * cx + cy]
+    : h.vertices[9 * (cx + (u > half ? 1 : 0)) + cy + (v > half ? 1 : 0)];
+  const w = h.waves[DIGITS.indexOf(c)];
+  return typeof w === "string" && WAVE_ID.test(w) ? w : null;
 }
 
 // answerOf is answer r with its body replaced: what datfetch's transport
@@ -573,13 +625,19 @@ async function head(r, max) {
 // spotOf reads the landblock (bx, by) a POS (docs/interfaces.md §1.1) stands
 // in, and the EnvCell it names indoors (0 outdoors); null for a form it does
 // not read as surely as core/world ParsePOS does (the Go side then asks).
+// Outdoors, x and y are the landblock-local metres where it reads them
+// (the hint's first wave depends on them), undefined where it does not.
 function spotOf(pos) {
   const n = "([-+]?\\d+(?:\\.\\d*)?(?:[eE][-+]?\\d+)?)";
   let m = /^\s*(?:your location is:\s*)?0x([0-9a-f]{8})(?![0-9a-f])/i.exec(pos);
   if (m) {
     const id = parseInt(m[1], 16) >>> 0, low = id & 0xffff;
     if (low < 1 || low > 0xfffd || (low > 64 && low < 0x100)) return null;
-    return { bx: id >>> 24, by: (id >>> 16) & 0xff, envCell: low >= 0x100 ? id : 0 };
+    const spot = { bx: id >>> 24, by: (id >>> 16) & 0xff, envCell: low >= 0x100 ? id : 0 };
+    const at = new RegExp("^(?:/\\s*|\\s*\\[\\s*)" + n + "\\s*[,\\s]\\s*" + n).exec(pos.slice(m.index + m[0].length));
+    const x = at ? Number(at[1]) : NaN, y = at ? Number(at[2]) : NaN;
+    if (x >= 0 && x <= BLOCK && y >= 0 && y <= BLOCK) { spot.x = x; spot.y = y; }
+    return spot;
   }
   let X, Y;
   if ((m = new RegExp("^\\s*@" + n + "\\s*,\\s*" + n + "\\s*,").exec(pos))) {
@@ -592,7 +650,7 @@ function spotOf(pos) {
   const bx = Math.floor(X / BLOCK), by = Math.floor(Y / BLOCK);
   // A point on a landblock's edge: float32 rounding in Go may put it in the other.
   if (X - bx * BLOCK < 0.01 || (bx + 1) * BLOCK - X < 0.01 || Y - by * BLOCK < 0.01 || (by + 1) * BLOCK - Y < 0.01) return null;
-  return { bx, by, envCell: 0 };
+  return { bx, by, envCell: 0, x: X - bx * BLOCK, y: Y - by * BLOCK };
 }
 
 // newContext makes the AudioContext start() will use, suspended (where the

@@ -100,6 +100,7 @@ func Serve(ctx context.Context, www string, w *demo.World) (*Servers, error) {
 	}
 	if _, err := server.Export(ctx, server.ExportOptions{
 		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", Out: exportDir,
+		Hints: true, // as `export` writes them by default: the page asks the export for them
 	}); err != nil {
 		os.RemoveAll(exportDir)
 		return nil, fmt.Errorf("export: %w", err)

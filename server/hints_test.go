@@ -1,0 +1,141 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"acambient/core/demo"
+	"acambient/core/hints"
+	"acambient/datfetch"
+)
+
+// countingCell counts the landblock reads (nine per hint computed).
+type countingCell struct {
+	datfetch.Lister
+	reads atomic.Int32
+}
+
+func (c *countingCell) Get(ctx context.Context, id uint32) ([]byte, error) {
+	c.reads.Add(1)
+	return c.Lister.Get(ctx, id)
+}
+
+// TestServeHints: /hints/0xXXYYFFFF is core/hints' hint of the records
+// served, as JSON, with the records' cache headers (immutable, a strong
+// ETag, a 304 for it, CORS when asked) and computed once: a second request
+// reads no record. A landblock the source lacks is a 404; an id that is no
+// landblock's, or no id, a 400; a source with no region, 404 (a page there
+// has nothing to open either).
+func TestServeHints(t *testing.T) {
+	dw, err := demo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := &countingCell{Lister: datfetch.NewMemory(dw.Cell)}
+	h, _ := newTestHandler(t, Options{Portal: datfetch.NewMemory(dw.Portal), Cell: cell, CORS: "*"})
+	m, err := hints.New(context.Background(), datfetch.NewMemory(dw.Portal), datfetch.NewMemory(dw.Cell), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Landblock(context.Background(), 0xA9B5FFFF)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := do(h, "GET", "/hints/0xA9B5FFFF")
+	got := body(t, r)
+	if r.StatusCode != http.StatusOK || got != string(want.JSON()) {
+		t.Fatalf("GET /hints/0xA9B5FFFF: %d %s; want 200 %s", r.StatusCode, got, want.JSON())
+	}
+	for k, v := range map[string]string{
+		"Content-Type": "application/json", "Cache-Control": recordCacheControl, "X-Content-Type-Options": "nosniff",
+		"Access-Control-Allow-Origin": "*", "ETag": bytesETag(want.JSON()),
+	} {
+		if r.Header.Get(k) != v {
+			t.Errorf("%s: %q; want %q", k, r.Header.Get(k), v)
+		}
+	}
+	reads := cell.reads.Load()
+	if reads != 9 {
+		t.Errorf("the hint read %d landblocks; want its ring's 9", reads)
+	}
+	if r := do(h, "GET", "/hints/0xa9b5ffff", "If-None-Match", bytesETag(want.JSON())); r.StatusCode != http.StatusNotModified {
+		t.Errorf("a known ETag: %d; want 304", r.StatusCode)
+	}
+	if cell.reads.Load() != reads {
+		t.Errorf("asked again, the hint read %d more landblocks; want it kept", cell.reads.Load()-reads)
+	}
+	if r := do(h, "HEAD", "/hints/0xA9B5FFFF"); r.StatusCode != http.StatusOK || body(t, r) != "" {
+		t.Errorf("HEAD: %d", r.StatusCode)
+	}
+
+	for target, code := range map[string]int{
+		"/hints/0x0101FFFF":  http.StatusNotFound,   // no such landblock in the demo
+		"/hints/0xA9B5002D":  http.StatusBadRequest, // a land cell, not a landblock
+		"/hints/river":       http.StatusBadRequest,
+		"/hints/0x1A9B5FFFF": http.StatusBadRequest, // more than 32 bits
+		"/hints/":            http.StatusBadRequest,
+	} {
+		if r := do(h, "GET", target); r.StatusCode != code {
+			t.Errorf("GET %s: %d; want %d", target, r.StatusCode, code)
+		}
+	}
+	empty, _ := newTestHandler(t, Options{Portal: datfetch.NewMemory(nil), Cell: datfetch.NewMemory(dw.Cell)})
+	if r := do(empty, "GET", "/hints/0xA9B5FFFF"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("no region: %d; want 404", r.StatusCode)
+	}
+	if r := do(h, "GET", "/dats/cell/files/hints/0xA9B5FFFF"); r.StatusCode == http.StatusOK {
+		t.Error("acdatservice's routes answer a hint; they have none")
+	}
+}
+
+// TestExportHints: export writes hints/0xXXYYFFFF for every landblock, each
+// what serve answers for it; -hints=false (Hints false) writes none.
+func TestExportHints(t *testing.T) {
+	dw, err := demo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := ExportOptions{Portal: datfetch.NewMemory(dw.Portal), Cell: datfetch.NewMemory(dw.Cell), Out: t.TempDir(), Hints: true}
+	res, err := Export(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Hints != res.LandBlocks || res.Hints == 0 {
+		t.Errorf("%d hints for %d landblocks", res.Hints, res.LandBlocks)
+	}
+	files, err := os.ReadDir(filepath.Join(opt.Out, HintsDir))
+	if err != nil || len(files) != res.Hints {
+		t.Fatalf("hints/ holds %d files (%v); want %d", len(files), err, res.Hints)
+	}
+	h, _ := newTestHandler(t, Options{Portal: opt.Portal.(datfetch.Lister), Cell: opt.Cell})
+	var n int64
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(opt.Out, HintsDir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += int64(len(b))
+		if r := do(h, "GET", "/hints/"+f.Name()); body(t, r) != string(b) {
+			t.Errorf("hints/%s differs from serve's", f.Name())
+		}
+	}
+	if n != res.HintBytes {
+		t.Errorf("%d bytes written; the result says %d", n, res.HintBytes)
+	}
+	if b, _ := os.ReadFile(filepath.Join(opt.Out, HintsDir, "0xA9B5FFFF")); !strings.Contains(string(b), `"0x0A000121"`) {
+		t.Errorf("the river's hint %s names no river bed", b)
+	}
+	opt.Out, opt.Hints = t.TempDir(), false
+	if _, err := Export(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(opt.Out, HintsDir)); !os.IsNotExist(err) {
+		t.Errorf("without Hints, hints/ is there (%v)", err)
+	}
+}
