@@ -8,25 +8,28 @@ import (
 	"time"
 )
 
-// turns is the one pacer of the wasm: the start of the current slice and
-// the turn its yielders wait for.
+// turns is the one pacer of the wasm: the start of the current task's Go
+// work and the turn its yielders wait for.
 var turns = newPacer()
 
 type pacer struct {
 	mu     sync.Mutex
-	start  time.Time     // when the current slice began, as far as known
+	start  time.Time     // when the current task's Go work began, as far as known
+	marked bool          // a mark is on its way: no task has begun since start was set
 	next   chan struct{} // closed at the next turn; nil while nobody waits
 	closed bool          // Close ran: Yield returns at once
 	ask    func()        // schedules turn on the event loop
-	stop   func()        // lets go of what ask schedules with
+	mark   func()        // schedules unmark on the event loop
+	stop   func()        // lets go of what ask and mark schedule with
 	turn   js.Func
+	unmark js.Func
 }
 
 func newPacer() *pacer {
 	p := &pacer{start: time.Now()}
 	p.turn = js.FuncOf(func(js.Value, []js.Value) any {
 		p.mu.Lock()
-		p.start = time.Now()
+		p.begin()
 		ch := p.next
 		p.next = nil
 		p.mu.Unlock()
@@ -35,15 +38,44 @@ func newPacer() *pacer {
 		}
 		return nil
 	})
-	p.ask, p.stop = scheduler(p.turn)
+	p.unmark = js.FuncOf(func(js.Value, []js.Value) any {
+		p.mu.Lock()
+		p.marked = false
+		p.mu.Unlock()
+		return nil
+	})
+	ask, stopAsk := scheduler(p.turn)
+	mark, stopMark := scheduler(p.unmark)
+	p.ask, p.mark = ask, mark
+	p.stop = func() { stopAsk(); stopMark() }
 	return p
 }
 
-// Enter marks the start of a slice: JavaScript has just called into Go.
+// Enter tells the pacer that JavaScript has just called into Go. Go's work
+// in a task is counted from the first such call of the task, not from
+// each: a chain of promise callbacks (early answers already settled, a
+// body's reads) calls into Go a dozen times within one task, and counting
+// each afresh let that task run 330 ms.
 func Enter() {
-	turns.mu.Lock()
-	turns.start = time.Now()
-	turns.mu.Unlock()
+	p := turns
+	p.mu.Lock()
+	if !p.marked {
+		p.begin()
+	}
+	p.mu.Unlock()
+}
+
+// begin starts the count of a task's Go work and posts a mark behind it:
+// until the mark arrives, no later task has begun, and a call into Go is
+// the same task's. (A mark that other tasks overtake makes their work count
+// with this one's: a turn waited for that was not needed, never a long
+// task.) p.mu is held.
+func (p *pacer) begin() {
+	p.start = time.Now()
+	if !p.marked && !p.closed {
+		p.marked = true
+		p.mark()
+	}
 }
 
 // Yield returns at once while the current slice is within Budget; past it,

@@ -85,3 +85,42 @@ func TestYieldSpreadsWaiters(t *testing.T) {
 	}
 	t.Logf("%d turns", n)
 }
+
+// TestEnterCountsATaskOnce: Go work resumed by a chain of promise
+// callbacks within one task (each calling Enter, as the fetch transport's
+// await does) is counted from the first, so Yield still gives the event
+// loop its turns; counted from each callback, the chain was one long task.
+func TestEnterCountsATaskOnce(t *testing.T) {
+	if js.Global().Get("setImmediate").Type() != js.TypeFunction {
+		t.Skip("no setImmediate in this host")
+	}
+	tk := js.Global().Call("eval", ticker)
+	resolved := js.Global().Get("Promise").Call("resolve", 0)
+	turns := make(chan int)
+	go func() {
+		for range 300 {
+			ch := make(chan struct{})
+			var then js.Func
+			then = js.FuncOf(func(js.Value, []js.Value) any {
+				Enter()
+				then.Release()
+				close(ch)
+				return nil
+			})
+			resolved.Call("then", then)
+			<-ch
+			for s := time.Now(); time.Since(s) < time.Millisecond; {
+			}
+			Yield()
+		}
+		turns <- tk.Get("n").Int()
+	}()
+	n := <-turns
+	tk.Set("on", false)
+	// 300 ms of work: 12 turns at 25 ms a task; at least 5 allowing for a
+	// slow clock (counted from each callback: 2).
+	if n < 5 {
+		t.Errorf("the event loop had %d turns during 300 ms of work resumed by promise callbacks; want ≥ 5", n)
+	}
+	t.Logf("%d turns", n)
+}
