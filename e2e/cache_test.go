@@ -1,9 +1,10 @@
 package e2e
 
 // The HTTP cache on a second visit (issue 18.4): records are immutable and
-// served with a year's max-age, so a returning user's page asks the server
-// for none of them; what changes with a build (the page's files, the wasm)
-// is revalidated, and answered 304 without its bytes.
+// served with a year's max-age, and so is every page file index.html names
+// by its content (ambient.wasm?v=…, the modules through its import map:
+// server/pagever.go), so a returning user's page asks the server for
+// index.html alone (revalidated, 304) and none of the rest.
 
 import (
 	"net/http"
@@ -20,6 +21,7 @@ import (
 // seen is one request as the server saw it.
 type seen struct {
 	path        string
+	query       string
 	conditional bool // it carried If-None-Match or If-Modified-Since
 	status      int
 	bytes       int
@@ -38,7 +40,7 @@ func (l *seenLog) wrap(h http.Handler) http.Handler {
 		h.ServeHTTP(cw, r)
 		cond := r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != ""
 		l.mu.Lock()
-		l.reqs = append(l.reqs, seen{r.URL.Path, cond, cw.status, cw.n, time.Now()})
+		l.reqs = append(l.reqs, seen{r.URL.Path, r.URL.RawQuery, cond, cw.status, cw.n, time.Now()})
 		l.mu.Unlock()
 	})
 }
@@ -79,12 +81,26 @@ func isRecord(path string) bool {
 	return i >= 0 && !strings.Contains(path[i+len("/files/"):], "/")
 }
 
+// isPageFile reports whether path is one of the page's own files (the
+// wasm, a module, the style sheet), not a record, a listing or the zones.
+func isPageFile(path string) bool {
+	for _, ext := range []string{".js", ".wasm", ".css", ".html"} {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestPageWarmVisit opens the demo page at the river, lets it load the ring
 // and the map, leaves for about:blank and comes back in the same browser
-// (its HTTP cache warm). The second visit loads the same ambience (its
+// (its HTTP cache warm). The first visit fetches the wasm once, by the
+// versioned URL index.html preloads it by (the preload is the fetch
+// ambient.js makes). The second visit loads the same ambience (its
 // instances, their waves decoded, started() resolved) while the server sees
-// no request for any record the first visit fetched, and the wasm, when
-// asked for, only as a conditional request answered 304 with no body.
+// no request for any record the first visit fetched, nor for any page file
+// but index.html: the wasm, the modules and the style sheet come from the
+// HTTP cache unrevalidated.
 func TestPageWarmVisit(t *testing.T) {
 	forEngines(t, leafletEngines, pageWarmVisit)
 }
@@ -117,12 +133,15 @@ func pageWarmVisit(t *testing.T, spec browserSpec) {
 		if isRecord(r.path) && r.status == 200 {
 			records++
 		}
-		if strings.HasSuffix(r.path, "/ambient.wasm") && r.status == 200 && r.bytes > 0 {
+		if strings.HasSuffix(r.path, "/ambient.wasm") {
 			wasm++
+			if !strings.HasPrefix(r.query, "v=") || r.status != 200 || r.bytes == 0 {
+				t.Errorf("cold visit: ambient.wasm?%s: status %d, %d bytes; want its versioned URL (?v=…), 200 with its bytes", r.query, r.status, r.bytes)
+			}
 		}
 	}
-	if records < 10 || wasm < 1 {
-		t.Fatalf("cold visit: %d records and %d wasm bodies over the network; want the ring's records (≥ 10) and the wasm once", records, wasm)
+	if records < 10 || wasm != 1 {
+		t.Fatalf("cold visit: %d records and %d wasm requests over the network; want the ring's records (≥ 10) and the wasm once", records, wasm)
 	}
 
 	b.do("goto", "url", "about:blank")
@@ -140,13 +159,22 @@ func pageWarmVisit(t *testing.T, spec browserSpec) {
 	visit()
 	log.quiet(t, 2*time.Second, 60*time.Second)
 	warm := log.take()
+	index := 0
 	for _, r := range warm {
 		switch {
 		case got[r.path]:
 			t.Errorf("warm visit: record %s, fetched on the first, reached the server (status %d, conditional %v); want it from the cache", r.path, r.status, r.conditional)
-		case strings.HasSuffix(r.path, "/ambient.wasm") && (!r.conditional || r.status != http.StatusNotModified || r.bytes != 0):
-			t.Errorf("warm visit: ambient.wasm asked for with status %d, %d bytes, conditional %v; want at most a revalidation answered 304", r.status, r.bytes, r.conditional)
+		case r.path == "/":
+			index++
+			if !r.conditional || r.status != http.StatusNotModified || r.bytes != 0 {
+				t.Errorf("warm visit: index.html asked for with status %d, %d bytes, conditional %v; want a revalidation answered 304", r.status, r.bytes, r.conditional)
+			}
+		case isPageFile(r.path):
+			t.Errorf("warm visit: %s?%s reached the server (status %d, conditional %v); want it from the cache, unrevalidated: index.html names it by its version", r.path, r.query, r.status, r.conditional)
 		}
+	}
+	if index != 1 {
+		t.Errorf("warm visit: index.html asked %d times; want once", index)
 	}
 	var paths []string
 	for _, r := range warm {

@@ -397,7 +397,10 @@ func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
 		for _, l := range lacks {
 			e.opt.Warnf("%s", l)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return versionIndexFile(e.opt.Out) // as serve sends it (pagever.go)
 	}
 	page, err := IndexPage(ctx, e.opt.Name, datfetch.NewMemory(idSet(portalIDs)), datfetch.NewMemory(idSet(cellIDs)), exportLinks)
 	if err != nil {

@@ -65,6 +65,9 @@ func exportPage(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 	} else if len(lacks) > 0 {
 		return nil, errors.New(strings.Join(lacks, "; "))
 	}
+	if err := versionIndexFile(opt.Out); err != nil { // as serve sends it (pagever.go)
+		return nil, err
+	}
 	index := filepath.Join(opt.Out, "index.html")
 	b, err := os.ReadFile(index)
 	if err != nil {

@@ -23,6 +23,9 @@ type payload struct {
 
 	gzOnce sync.Once
 	gz     []byte // nil when gzip does not make it smaller
+
+	verOnce sync.Once
+	ver     string // contentVersion(b), made on first demand
 }
 
 func newPayload(ctype string, b []byte, mod time.Time, compressible bool) *payload {
@@ -47,6 +50,12 @@ func (p *payload) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("ETag", etag)
 	http.ServeContent(w, r, "", p.mod, bytes.NewReader(body))
+}
+
+// version is the payload's contentVersion (pagever.go), computed once.
+func (p *payload) version() string {
+	p.verOnce.Do(func() { p.ver = contentVersion(p.b) })
+	return p.ver
 }
 
 func (p *payload) gzipped() []byte {

@@ -65,6 +65,8 @@ type static struct {
 	mu    sync.Mutex
 	files map[string]*cachedFile
 	total int64
+
+	page versionedIndex // index.html as served (pagever.go)
 }
 
 // cachedFile is one version of a file: the first request for it reads it
@@ -140,9 +142,22 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) erro
 		}
 		return fs.ErrNotExist
 	}
-	// ambient.wasm changes with every build: revalidate rather than cache blind.
-	w.Header().Set("Cache-Control", "no-cache")
-	if s.serveBrotli(w, r, root, name, st) {
+	// A page file changes with every build (ambient.wasm, the modules):
+	// revalidated, unless asked by its current content's version
+	// (pagever.go), which names those bytes for good.
+	asked := versionAsked(r.URL.RawQuery)
+	cacheControl := "no-cache"
+	var p *payload
+	if asked != "" && st.Size() <= staticFileMax {
+		if p, err = s.cached(r.Context(), name, f, st); err != nil {
+			return err
+		}
+		if immutableFor(name, asked, p) {
+			cacheControl = recordCacheControl
+		}
+	}
+	w.Header().Set("Cache-Control", cacheControl)
+	if name != indexPage && s.serveBrotli(w, r, root, name, st) {
 		return nil
 	}
 	if st.Size() > staticFileMax {
@@ -150,9 +165,16 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) erro
 		http.ServeContent(w, r, name, st.ModTime(), f)
 		return nil
 	}
-	p, err := s.cached(r.Context(), name, f, st)
-	if err != nil {
-		return err
+	if p == nil {
+		if p, err = s.cached(r.Context(), name, f, st); err != nil {
+			return err
+		}
+	}
+	if name == indexPage {
+		// Served with the versions of the files it names (pagever.go).
+		if p, err = s.index(r.Context(), root, p, st); err != nil {
+			return err
+		}
 	}
 	p.serve(w, r)
 	return nil

@@ -107,6 +107,12 @@ func Walk(dir string, entries ...string) ([]File, error) {
 	return out, nil
 }
 
+// Resolve is the file of the page's folder that a reference ref in file
+// names (an attribute's URL in an HTML page, a module's relative import),
+// as References resolves it; ok false for another origin, a scheme, a
+// fragment alone or a path above the folder.
+func Resolve(file, ref string) (name string, ok bool) { return local(path.Dir(file), ref) }
+
 // local resolves an HTML attribute's URL against dir when it names a file
 // of the page's own folder: not another origin, a scheme (data:, https:), a
 // fragment alone, or a path above the folder.
