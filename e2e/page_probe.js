@@ -152,13 +152,16 @@
 
   // ---- the canvas: snapshot is the map as drawn from the state the page
   // last had, once two frames have passed with no new state (the map draws
-  // the page's latest state at its next frame), as a PNG data URL.
+  // the page's latest state at its next frame) and the map has nothing left
+  // to draw, as a PNG data URL.
   pt.snapshot = async () => {
     for (;;) {
       const n = pt.states;
       await pt.nextFrame();
       await pt.nextFrame();
-      if (n !== pt.states) continue;
+      // The map draws what changed at its next frame: a tile still on its
+      // way shows as a placeholder until its own drawing.
+      if (n !== pt.states || (window.mapCanvas && !window.mapCanvas.drawn)) continue;
       const c = document.getElementById("map");
       return { png: c.toDataURL("image/png"), state: pt.state, states: n, hash: location.hash };
     }

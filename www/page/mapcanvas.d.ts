@@ -30,5 +30,7 @@ export class MapCanvas {
   /** The canvas point (CSS pixels from its top left) of global metres (X, Y). */
   screenOf(X: number, Y: number): [number, number];
   invalidate(): void;
+  /** Whether the map is drawn as it stands: nothing to redraw, no tile on its way (the tests wait for it). */
+  readonly drawn: boolean;
   focus(): void;
 }

@@ -20,6 +20,7 @@ export class MapCanvas {
   #c;
   #view = { cx: 0, cy: 0, scale: 0.5 }; // global metres at the centre; px per metre
   #dirty = true;
+  #pending = 0; // tiles the last drawing showed as on their way
   #down = null; // the press being dragged
   #last;
   #tiles;
@@ -83,6 +84,9 @@ export class MapCanvas {
 
   /** Redraw at the next frame. */
   invalidate() { this.#dirty = true; }
+
+  /** Whether the map is drawn as it stands: nothing to redraw, no tile on its way. */
+  get drawn() { return !this.#dirty && this.#pending === 0; }
 
   /** Gives the map the keyboard (the walking keys). */
   focus() { this.#c.focus(); }
@@ -149,11 +153,12 @@ export class MapCanvas {
     const bpx = BLOCK * scale;
     g.imageSmoothingEnabled = false;
     const many = (bx1 - bx0 + 1) * (by1 - by0 + 1) > MAX_TILES;
+    this.#pending = 0;
     for (let bx = bx0; bx <= bx1; bx++) for (let by = by0; by <= by1; by++) {
       const t = many ? this.#tiles.get(bx, by) : this.#tiles.want(bx, by);
       const [sx, sy] = this.#toScreen(bx * BLOCK, (by + 1) * BLOCK);
       if (t && t !== "pending") g.drawImage(t.img, sx, sy, bpx + 0.5, bpx + 0.5);
-      else if (t === "pending") { g.fillStyle = "#1a1f27"; g.fillRect(sx, sy, bpx, bpx); }
+      else if (t === "pending") { g.fillStyle = "#1a1f27"; g.fillRect(sx, sy, bpx, bpx); this.#pending++; }
     }
     if (zones) {
       // One pixel per land cell, placed by its bounds, unsmoothed.

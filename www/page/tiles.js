@@ -48,7 +48,13 @@ export class TileStore {
       this.#onLoad();
       clearTimeout(this.#settle);
       this.#settle = setTimeout(this.#onSettled, SETTLE_MS);
-    }, () => { if (a === this.#amb) this.#tiles.delete(key); }); // a failed fetch is asked again when next drawn
+    }, () => {
+      // A failed fetch is asked again when next drawn: draw again (the Go
+      // side's source has waited out its retries by then).
+      if (a !== this.#amb) return;
+      this.#tiles.delete(key);
+      this.#onLoad();
+    });
     return "pending";
   }
 
