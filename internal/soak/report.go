@@ -155,7 +155,7 @@ type Parsed struct {
 	Gaps    []Gap
 	Toggles []Toggle
 	Errors  []string // the script's own failures
-	Ended  bool
+	Ended   bool
 	// Alive is how many instances were still in memory at the end, after
 	// forced collections (the current one: 1).
 	Alive int
@@ -222,22 +222,22 @@ type Summary struct {
 	// Peak5 and PeakEnd the most each figure reached up to 5 minutes and
 	// over the last 5 (the wasm's memory only grows, but a source switch
 	// makes a new instance).
-	At5, End         *Sample
-	WasmRatio        float64 // the wasm's memory, end ÷ 5 min
-	GoLiveRatio      float64 // the Go heap found live, peak of the last 5 min ÷ peak of the first 5
-	HeldRatio        float64 // the caches' bytes, the same way
-	Jumps, Equal     int     // landmark jumps, and those whose instances became gather's
-	Returns          int     // jumps back to a place visited before by the same instance
-	ReturnRequests   int     // record requests during those returns
-	ReturnsFetching  int     // returns that fetched anything
-	Records          int     // record requests the servers saw in all
-	Gaps, Steps      int     // dropouts at the destination: inserted silences, and clicks
-	Quantum          int     // gaps of whole render quanta
-	GapsPerMinute    float64 // over the soak
+	At5, End        *Sample
+	WasmRatio       float64 // the wasm's memory, end ÷ 5 min
+	GoLiveRatio     float64 // the Go heap found live, peak of the last 5 min ÷ peak of the first 5
+	HeldRatio       float64 // the caches' bytes, the same way
+	Jumps, Equal    int     // landmark jumps, and those whose instances became gather's
+	Returns         int     // jumps back to a place visited before by the same instance
+	ReturnRequests  int     // record requests during those returns
+	ReturnsFetching int     // returns that fetched anything
+	Records         int     // record requests the servers saw in all
+	Gaps, Steps     int     // dropouts at the destination: inserted silences, and clicks
+	Quantum         int     // gaps of whole render quanta
+	GapsPerMinute   float64 // over the soak
 	// GapsAfter counts the gaps by the event that came last before each,
 	// within GapWindow: "jump", "switch", "enable on", "enable off",
 	// "volume", or "walk" (none: only the walk's steps).
-	GapsAfter map[string]int
+	GapsAfter        map[string]int
 	ConsoleErrors    []Console
 	Instances        int // instances the page made (source switches)
 	RendererEnd      float64
