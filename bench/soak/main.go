@@ -22,6 +22,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -29,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -186,6 +188,7 @@ func summary(p *soak.Parsed, res *soak.Result) {
 	check("held bytes, peak last 5 ÷ first 5 min", s.HeldRatio, 1.2)
 	check("dropout runs a minute", s.GapsPerMinute, 1)
 	fmt.Printf("dropouts: %d gaps (%d of whole 128-frame quanta), %d clicks (steps > 0.25) over %.1f min\n", s.Gaps, s.Quantum, s.Steps, s.Minutes)
+	fmt.Printf("gaps by the event before them (within %.0f s; walk: none): %s\n", soak.GapWindow, gapsAfter(s.GapsAfter))
 	fmt.Printf("jumps: %d, instances equal gather's after %d; returns: %d, of which %d fetched (%d record requests)\n",
 		s.Jumps, s.Equal, s.Returns, s.ReturnsFetching, s.ReturnRequests)
 	fmt.Printf("peaks: wasm %s, Go total %s, renderer RSS %s\n", mib(s.WasmPeak), mib(s.GoPeak), mib(s.RendererPeak))
@@ -225,4 +228,25 @@ func repoRoot() (string, error) {
 		return "", fmt.Errorf("run inside the module (go env GOMOD is empty)")
 	}
 	return filepath.Dir(strings.TrimSpace(string(b))), nil
+}
+
+// gapsAfter prints GapsAfter most first.
+func gapsAfter(m map[string]int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var kvs []kv
+	for k, v := range m {
+		kvs = append(kvs, kv{k, v})
+	}
+	slices.SortFunc(kvs, func(a, b kv) int { return cmp.Or(b.v-a.v, strings.Compare(a.k, b.k)) })
+	var parts []string
+	for _, e := range kvs {
+		parts = append(parts, fmt.Sprintf("%s %d", e.k, e.v))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }

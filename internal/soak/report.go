@@ -116,6 +116,20 @@ type Fault struct {
 	Final json.RawMessage `json:"final"`
 }
 
+// Gap is one dropout run at the destination: when, and its length.
+type Gap struct {
+	T      float64 `json:"t"`
+	Phase  string  `json:"phase"`
+	Frames int     `json:"frames"`
+}
+
+// Toggle is a move of the volume slider or of the enable box.
+type Toggle struct {
+	T       float64  `json:"t"`
+	Volume  *float64 `json:"volume"`
+	Enabled *bool    `json:"enabled"`
+}
+
 // Console is a console error or warning, or an uncaught page error.
 type Console struct {
 	T     float64 `json:"t"`
@@ -136,8 +150,12 @@ type Parsed struct {
 		To string  `json:"to"`
 		Ms float64 `json:"ms"`
 	}
-	Errors []string // the script's own failures
-	Ended  bool
+	// Gaps are the dropouts at the destination, each at the script's
+	// clock; Toggles the volume and enable moves, on the same clock.
+	Gaps    []Gap
+	Toggles []Toggle
+	Errors  []string // the script's own failures
+	Ended   bool
 	// Alive is how many instances were still in memory at the end, after
 	// forced collections (the current one: 1).
 	Alive int
@@ -173,6 +191,14 @@ func (r *Result) Parse() (*Parsed, error) {
 			}
 			err = json.Unmarshal(l.Raw, &s)
 			p.Switches = append(p.Switches, s)
+		case "gap":
+			var g Gap
+			err = json.Unmarshal(l.Raw, &g)
+			p.Gaps = append(p.Gaps, g)
+		case "toggle":
+			var t Toggle
+			err = json.Unmarshal(l.Raw, &t)
+			p.Toggles = append(p.Toggles, t)
 		case "error":
 			var e struct{ Error string }
 			err = json.Unmarshal(l.Raw, &e)
@@ -196,18 +222,22 @@ type Summary struct {
 	// Peak5 and PeakEnd the most each figure reached up to 5 minutes and
 	// over the last 5 (the wasm's memory only grows, but a source switch
 	// makes a new instance).
-	At5, End         *Sample
-	WasmRatio        float64 // the wasm's memory, end ÷ 5 min
-	GoLiveRatio      float64 // the Go heap found live, peak of the last 5 min ÷ peak of the first 5
-	HeldRatio        float64 // the caches' bytes, the same way
-	Jumps, Equal     int     // landmark jumps, and those whose instances became gather's
-	Returns          int     // jumps back to a place visited before by the same instance
-	ReturnRequests   int     // record requests during those returns
-	ReturnsFetching  int     // returns that fetched anything
-	Records          int     // record requests the servers saw in all
-	Gaps, Steps      int     // dropouts at the destination: inserted silences, and clicks
-	Quantum          int     // gaps of whole render quanta
-	GapsPerMinute    float64 // over the soak
+	At5, End        *Sample
+	WasmRatio       float64 // the wasm's memory, end ÷ 5 min
+	GoLiveRatio     float64 // the Go heap found live, peak of the last 5 min ÷ peak of the first 5
+	HeldRatio       float64 // the caches' bytes, the same way
+	Jumps, Equal    int     // landmark jumps, and those whose instances became gather's
+	Returns         int     // jumps back to a place visited before by the same instance
+	ReturnRequests  int     // record requests during those returns
+	ReturnsFetching int     // returns that fetched anything
+	Records         int     // record requests the servers saw in all
+	Gaps, Steps     int     // dropouts at the destination: inserted silences, and clicks
+	Quantum         int     // gaps of whole render quanta
+	GapsPerMinute   float64 // over the soak
+	// GapsAfter counts the gaps by the event that came last before each,
+	// within GapWindow: "jump", "switch", "enable on", "enable off",
+	// "volume", or "walk" (none: only the walk's steps).
+	GapsAfter        map[string]int
 	ConsoleErrors    []Console
 	Instances        int // instances the page made (source switches)
 	RendererEnd      float64
@@ -267,6 +297,7 @@ func (p *Parsed) Summarize(res *Result) Summary {
 		s.GapsPerMinute = float64(s.Gaps) / s.Minutes
 	}
 	s.Instances = last.Instances
+	s.GapsAfter = p.gapsAfter()
 	for _, j := range p.Jumps {
 		s.Jumps++
 		if j.Equal {
@@ -287,6 +318,50 @@ func (p *Parsed) Summarize(res *Result) Summary {
 		}
 	}
 	return s
+}
+
+// GapWindow is how long after an event a gap still counts as its: a
+// jump's rebuild, its fetches and decodes are over within it (settleMs).
+const GapWindow = 5.0
+
+// gapsAfter attributes each gap of the soak phase to the last event
+// before it (see Summary.GapsAfter).
+func (p *Parsed) gapsAfter() map[string]int {
+	type event struct {
+		t    float64
+		what string
+	}
+	var evs []event
+	for _, j := range p.Jumps {
+		evs = append(evs, event{j.T, "jump"})
+	}
+	for _, w := range p.Switches {
+		evs = append(evs, event{w.T, "switch"})
+	}
+	for _, t := range p.Toggles {
+		switch {
+		case t.Enabled != nil && *t.Enabled:
+			evs = append(evs, event{t.T, "enable on"})
+		case t.Enabled != nil:
+			evs = append(evs, event{t.T, "enable off"})
+		default:
+			evs = append(evs, event{t.T, "volume"})
+		}
+	}
+	out := map[string]int{}
+	for _, g := range p.Gaps {
+		if g.Phase != "soak" {
+			continue
+		}
+		what, at := "walk", math.Inf(-1)
+		for _, e := range evs {
+			if e.t <= g.T && e.t > at && g.T-e.t <= GapWindow {
+				what, at = e.what, e.t
+			}
+		}
+		out[what]++
+	}
+	return out
 }
 
 // Row is one line of the figures table for a sample.

@@ -76,3 +76,42 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("console errors %+v; want the soak's one error", s.ConsoleErrors)
 	}
 }
+
+// TestGapsAfter: each gap counts for the last event before it within
+// GapWindow (a later event wins over an earlier one still in the window),
+// a gap with none is the walk's, and a fault phase's gaps do not count.
+func TestGapsAfter(t *testing.T) {
+	lines := []string{
+		`{"kind":"jump","t":100,"name":"river"}`,
+		`{"kind":"gap","t":100.5,"phase":"soak","frames":256}`, // the jump's
+		`{"kind":"toggle","t":102,"volume":0.5}`,
+		`{"kind":"gap","t":103,"phase":"soak","frames":128}`, // the volume's, not the jump's
+		`{"kind":"gap","t":106,"phase":"soak","frames":128}`, // the volume's: 4 s after it
+		`{"kind":"gap","t":108,"phase":"soak","frames":128}`, // nothing within 5 s: the walk's
+		`{"kind":"toggle","t":200,"enabled":false}`,
+		`{"kind":"toggle","t":203,"enabled":true}`,
+		`{"kind":"gap","t":203.2,"phase":"soak","frames":384}`,
+		`{"kind":"switch","t":300,"to":"export"}`,
+		`{"kind":"gap","t":301,"phase":"soak","frames":128}`,
+		`{"kind":"gap","t":99,"phase":"soak","frames":128}`,           // before the jump: the walk's
+		`{"kind":"gap","t":301,"phase":"fault:offline","frames":128}`, // not the soak's
+	}
+	res := &Result{}
+	for _, l := range lines {
+		var k Line
+		if err := json.Unmarshal([]byte(l), &k); err != nil {
+			t.Fatal(err)
+		}
+		k.Raw = json.RawMessage(l)
+		res.Lines = append(res.Lines, k)
+	}
+	p, err := res.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.gapsAfter()
+	want := map[string]int{"jump": 1, "volume": 2, "walk": 2, "enable on": 1, "switch": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("gaps after %v, want %v", got, want)
+	}
+}

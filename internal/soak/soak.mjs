@@ -253,8 +253,15 @@ async function sample(t) {
       jsHeap: performance.memory ? { used: performance.memory.usedJSHeapSize, total: performance.memory.totalJSHeapSize } : null,
       tap: window.probe.total(), epoch: window.__soak.epoch, instances: window.__soak.instances, alive: window.__soak.alive(),
       load: document.getElementById("loadState").textContent, errors: document.getElementById("errors").textContent,
+      gapAt: window.probe.takeGaps(), now: performance.now(),
     };
   });
+  // Each gap on this script's clock (that of jumps, switches and toggles).
+  if (p) {
+    const tn = secs();
+    for (const [ms, frames] of p.gapAt) emit({ kind: "gap", phase, t: tn - (p.now - ms) / 1000, frames });
+    delete p.gapAt; delete p.now;
+  }
   const heap = await cdp.send("Runtime.getHeapUsage").catch(() => null);
   emit({ kind: "sample", t, phase, source, ...p, cdpHeap: heap, renderer: rendererMemory(), requests: await counts(),
     consoleErrors: consoleLog.filter((c) => c.type !== "warning").length });
@@ -372,12 +379,14 @@ function probeSource() {
   // own dropouts are one quantum); steps: clicks, sample-to-sample jumps
   // over 0.25 and over eight times the signal's recent mean step (loud
   // noise, water and surf, steps that far by itself).
-  const probe = window.probe = { contexts: [] };
+  const probe = window.probe = { contexts: [], gapAt: [] };
+  // takeGaps hands over the gaps seen since it was last called: [page ms, frames].
+  probe.takeGaps = () => probe.gapAt.splice(0);
   const tap = `class Tap extends AudioWorkletProcessor {
-    constructor() { super(); this.s = { frames: 0, sound: 0, sumsq: 0, gaps: 0, gapFrames: 0, quantum: 0, silences: 0, steps: 0, maxGap: 0 }; this.prev = 0; this.avg = 0; this.run = 0; this.started = false; this.blocks = 0; }
+    constructor() { super(); this.s = { frames: 0, sound: 0, sumsq: 0, gaps: 0, gapFrames: 0, quantum: 0, silences: 0, steps: 0, maxGap: 0 }; this.prev = 0; this.avg = 0; this.run = 0; this.started = false; this.blocks = 0; this.at = []; }
     endRun() { const s = this.s, n = this.run; this.run = 0;
       if (n < 2) return;
-      if (n < 16384) { s.gaps++; s.gapFrames += n; s.maxGap = Math.max(s.maxGap, n); if (n % 128 === 0) s.quantum++; }
+      if (n < 16384) { s.gaps++; s.gapFrames += n; s.maxGap = Math.max(s.maxGap, n); if (n % 128 === 0) s.quantum++; this.at.push([currentTime, n]); }
       else s.silences++; }
     process(inputs) {
       const s = this.s; this.blocks++;
@@ -392,7 +401,7 @@ function probeSource() {
         this.avg += (d - this.avg) / 64;
         this.prev = v;
       }
-      if ((this.blocks & 15) === 0) this.port.postMessage(s);
+      if ((this.blocks & 15) === 0) { this.port.postMessage({ s, at: this.at }); this.at = []; }
       return true;
     }
   }
@@ -409,7 +418,12 @@ function probeSource() {
       this.audioWorklet.addModule(tapURL).then(() => {
         if (this.state === "closed") return;
         const w = this.__tap = new AudioWorkletNode(this, "soak-tap", { numberOfOutputs: 0 });
-        w.port.onmessage = (e) => { rec.stats = e.data; };
+        // A gap's time on the page's clock, from the context time the
+        // worklet saw it at: which event it followed (a jump, a toggle).
+        w.port.onmessage = (e) => {
+          rec.stats = e.data.s;
+          for (const [at, n] of e.data.at) probe.gapAt.push([performance.now() - (this.currentTime - at) * 1000, n]);
+        };
         tapIn.connect(w);
       });
     }
