@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -232,21 +233,12 @@ func repoRoot() (string, error) {
 
 // gapsAfter prints GapsAfter most first.
 func gapsAfter(m map[string]int) string {
-	type kv struct {
-		k string
-		v int
-	}
-	var kvs []kv
-	for k, v := range m {
-		kvs = append(kvs, kv{k, v})
-	}
-	slices.SortFunc(kvs, func(a, b kv) int { return cmp.Or(b.v-a.v, strings.Compare(a.k, b.k)) })
-	var parts []string
-	for _, e := range kvs {
-		parts = append(parts, fmt.Sprintf("%s %d", e.k, e.v))
-	}
-	if len(parts) == 0 {
+	if len(m) == 0 {
 		return "none"
+	}
+	var parts []string
+	for _, k := range slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(m[b]-m[a], strings.Compare(a, b)) }) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -1,7 +1,7 @@
 // Package cite keeps the repository's citations followable: it maps the
 // forms older code used — sections of research notes and design documents
-// that lived outside the repository (`contracts §3`, `runtime §5`,
-// paths of research notes outside the repository) — onto docs/ (docs/citations.tsv), and it
+// that lived outside the repository (`contracts §3`, `runtime §5`) — onto
+// docs/ (docs/citations.tsv), and it
 // finds every `docs/NAME.md §N` citation and checks that the section exists.
 //
 // The rules are applied by `go run ./internal/cite/repoint`; the package's

@@ -116,6 +116,26 @@ func TestDocsCiteNothingOutside(t *testing.T) {
 	}
 }
 
+// Nothing else in the tree (code, README, .ci/run) names a path of the
+// research notes outside the repository: a clone has none of them, and
+// docs/ holds what they said. (Every such path was re-pointed once; the
+// mapping's rules for them are gone with them.)
+func TestTreeCitesNothingOutside(t *testing.T) {
+	err := Walk(root, func(rel string, b []byte) error {
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, bad := range []string{"shared/spec/", "shared/design/", "shared/guides/"} {
+				if strings.Contains(line, bad) {
+					t.Errorf("%s:%d: cites %q, outside the repository", rel, i+1, bad)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestFind(t *testing.T) {
 	docs := []string{"retail.md", "dat-format.md", "interfaces.md"}
 	for _, tc := range []struct {

@@ -116,6 +116,13 @@ type Fault struct {
 	Final json.RawMessage `json:"final"`
 }
 
+// Switch is a change of data source, and how long the new one took to play.
+type Switch struct {
+	T  float64 `json:"t"`
+	To string  `json:"to"`
+	Ms float64 `json:"ms"`
+}
+
 // Gap is one dropout run at the destination: when, and its length.
 type Gap struct {
 	T      float64 `json:"t"`
@@ -145,11 +152,7 @@ type Parsed struct {
 	Jumps    []Jump
 	Faults   []Fault
 	Console  []Console
-	Switches []struct {
-		T  float64 `json:"t"`
-		To string  `json:"to"`
-		Ms float64 `json:"ms"`
-	}
+	Switches []Switch
 	// Gaps are the dropouts at the destination, each at the script's
 	// clock; Toggles the volume and enable moves, on the same clock.
 	Gaps    []Gap
@@ -168,37 +171,19 @@ func (r *Result) Parse() (*Parsed, error) {
 		var err error
 		switch l.Kind {
 		case "sample":
-			var s Sample
-			err = json.Unmarshal(l.Raw, &s)
-			p.Samples = append(p.Samples, s)
+			err = appendLine(l.Raw, &p.Samples)
 		case "jump":
-			var j Jump
-			err = json.Unmarshal(l.Raw, &j)
-			p.Jumps = append(p.Jumps, j)
+			err = appendLine(l.Raw, &p.Jumps)
 		case "fault":
-			var f Fault
-			err = json.Unmarshal(l.Raw, &f)
-			p.Faults = append(p.Faults, f)
+			err = appendLine(l.Raw, &p.Faults)
 		case "console":
-			var c Console
-			err = json.Unmarshal(l.Raw, &c)
-			p.Console = append(p.Console, c)
+			err = appendLine(l.Raw, &p.Console)
 		case "switch":
-			var s struct {
-				T  float64 `json:"t"`
-				To string  `json:"to"`
-				Ms float64 `json:"ms"`
-			}
-			err = json.Unmarshal(l.Raw, &s)
-			p.Switches = append(p.Switches, s)
+			err = appendLine(l.Raw, &p.Switches)
 		case "gap":
-			var g Gap
-			err = json.Unmarshal(l.Raw, &g)
-			p.Gaps = append(p.Gaps, g)
+			err = appendLine(l.Raw, &p.Gaps)
 		case "toggle":
-			var t Toggle
-			err = json.Unmarshal(l.Raw, &t)
-			p.Toggles = append(p.Toggles, t)
+			err = appendLine(l.Raw, &p.Toggles)
 		case "error":
 			var e struct{ Error string }
 			err = json.Unmarshal(l.Raw, &e)
@@ -213,6 +198,14 @@ func (r *Result) Parse() (*Parsed, error) {
 		}
 	}
 	return p, nil
+}
+
+// appendLine decodes one line into the next element of to.
+func appendLine[T any](raw json.RawMessage, to *[]T) error {
+	var v T
+	err := json.Unmarshal(raw, &v)
+	*to = append(*to, v)
+	return err
 }
 
 // Summary is the soak's closing figures against its targets.

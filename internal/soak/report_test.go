@@ -36,19 +36,7 @@ func TestSummarize(t *testing.T) {
 		`{"kind":"console","t":300,"phase":"soak","type":"error","text":"boom"}`,
 		`{"kind":"console","t":310,"phase":"soak","type":"warning","text":"meh"}`,
 		`{"kind":"console","t":320,"phase":"fault:offline","type":"error","text":"offline"}`)
-	res := &Result{}
-	for _, l := range lines {
-		var k Line
-		if err := json.Unmarshal([]byte(l), &k); err != nil {
-			t.Fatal(err)
-		}
-		k.Raw = json.RawMessage(l)
-		res.Lines = append(res.Lines, k)
-	}
-	p, err := res.Parse()
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, p := parsed(t, lines)
 	s := p.Summarize(res)
 	if s.At5 == nil || s.At5.T != 400 || s.End.T != 1900 || s.Minutes != 30 {
 		t.Fatalf("baseline at %v, end at %v over %v min; want 400 s, 1900 s, 30 min", s.At5.T, s.End.T, s.Minutes)
@@ -96,6 +84,17 @@ func TestGapsAfter(t *testing.T) {
 		`{"kind":"gap","t":99,"phase":"soak","frames":128}`,           // before the jump: the walk's
 		`{"kind":"gap","t":301,"phase":"fault:offline","frames":128}`, // not the soak's
 	}
+	_, p := parsed(t, lines)
+	got := p.gapsAfter()
+	want := map[string]int{"jump": 1, "volume": 2, "walk": 2, "enable on": 1, "switch": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("gaps after %v, want %v", got, want)
+	}
+}
+
+// parsed makes a Result of soak.mjs lines and parses it.
+func parsed(t *testing.T, lines []string) (*Result, *Parsed) {
+	t.Helper()
 	res := &Result{}
 	for _, l := range lines {
 		var k Line
@@ -109,9 +108,5 @@ func TestGapsAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := p.gapsAfter()
-	want := map[string]int{"jump": 1, "volume": 2, "walk": 2, "enable on": 1, "switch": 1}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("gaps after %v, want %v", got, want)
-	}
+	return res, p
 }
