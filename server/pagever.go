@@ -271,16 +271,6 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// versionAsked is the version a request names in its query ("" for none).
-func versionAsked(rawQuery string) string {
-	for _, kv := range strings.Split(rawQuery, "&") {
-		if k, v, _ := strings.Cut(kv, "="); k == versionParam {
-			return v
-		}
-	}
-	return ""
-}
-
 // immutableFor reports whether a request for name asking version asked may
 // be answered immutable: asked is name's current version. A stale or
 // malformed one is answered as a plain request is (no-cache, with the

@@ -145,7 +145,7 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) erro
 	// A page file changes with every build (ambient.wasm, the modules):
 	// revalidated, unless asked by its current content's version
 	// (pagever.go), which names those bytes for good.
-	asked := versionAsked(r.URL.RawQuery)
+	asked := r.URL.Query().Get(versionParam)
 	cacheControl := "no-cache"
 	var p *payload
 	if asked != "" && st.Size() <= staticFileMax {
