@@ -34,16 +34,33 @@ test("cellAt", () => {
   }
 });
 
-// fakeMap is the part of L.Map the binding uses.
+// fakeMap is the part of L.Map the binding uses: its events, and a
+// container whose pointermove events carry the latlng the map would read
+// from them (mouseEventToLatLng).
 function fakeMap(center = { lat: 0, lng: 0 }) {
   const handlers = new Map();
+  const container = new EventTarget();
+  let listening = 0;
+  const add = container.addEventListener.bind(container), remove = container.removeEventListener.bind(container);
+  container.addEventListener = (...a) => { listening++; add(...a); };
+  container.removeEventListener = (...a) => { listening--; remove(...a); };
   return {
     center,
     on(obj) { for (const [k, f] of Object.entries(obj)) handlers.set(k, [...(handlers.get(k) ?? []), f]); return this; },
     off(obj) { for (const [k, f] of Object.entries(obj)) handlers.set(k, (handlers.get(k) ?? []).filter((g) => g !== f)); return this; },
     getCenter() { return this.center; },
+    getContainer() { return container; },
+    mouseEventToLatLng(e) { return e.latlng; },
     fire(type, e = {}) { for (const f of handlers.get(type) ?? []) f(e); },
-    count() { let n = 0; for (const v of handlers.values()) n += v.length; return n; },
+    // move is a pointer move over the container to e.latlng, on e.target
+    // (default: the container itself), by e.pointerType (default "mouse").
+    move(e) {
+      const ev = new Event("pointermove");
+      Object.assign(ev, { latlng: e.latlng, pointerType: e.pointerType ?? "mouse" });
+      if (e.target) Object.defineProperty(ev, "target", { value: e.target });
+      container.dispatchEvent(ev);
+    },
+    count() { let n = listening; for (const v of handlers.values()) n += v.length; return n; },
   };
 }
 
@@ -58,12 +75,12 @@ const B = (bx, by, x, y) => at(bx * 192 + x, by * 192 + y);
 test("cursor: one send per cell change, throttled, last position wins", async () => {
   const map = fakeMap(), amb = fakeAmb();
   const unbind = bindLeaflet(map, amb, { follow: "cursor", throttleMs: 300 });
-  map.fire("mousemove", B(169, 180, 72, 144)); // sent at once
-  map.fire("mousemove", B(169, 180, 80, 150)); // same cell: not sent
+  map.move(B(169, 180, 72, 144)); // sent at once
+  map.move(B(169, 180, 80, 150)); // same cell: not sent
   assert.equal(amb.calls.length, 1);
   assert.deepEqual(amb.calls[0], { ns: 42.65, ew: 33.55 });
   // A fast sweep east across 20 cells within the throttle window.
-  for (let i = 1; i <= 20; i++) map.fire("mousemove", B(169, 180, 72 + 24 * i, 144));
+  for (let i = 1; i <= 20; i++) map.move(B(169, 180, 72 + 24 * i, 144));
   assert.equal(amb.calls.length, 1, "a sweep inside the window sends nothing yet");
   await sleep(450);
   assert.equal(amb.calls.length, 2, "then only its end");
@@ -72,7 +89,7 @@ test("cursor: one send per cell change, throttled, last position wins", async ()
   // unbind: no handlers left, nothing more is sent
   unbind();
   assert.equal(map.count(), 0);
-  map.fire("mousemove", B(100, 100, 5, 5));
+  map.move(B(100, 100, 5, 5));
   await sleep(400);
   assert.equal(amb.calls.length, 2);
 });
@@ -80,8 +97,8 @@ test("cursor: one send per cell change, throttled, last position wins", async ()
 test("cursor: a pending send is cancelled by unbind", async () => {
   const map = fakeMap(), amb = fakeAmb();
   const unbind = bindLeaflet(map, amb, { throttleMs: 200 });
-  map.fire("mousemove", B(10, 10, 1, 1));
-  map.fire("mousemove", B(10, 10, 30, 1)); // pending
+  map.move(B(10, 10, 1, 1));
+  map.move(B(10, 10, 30, 1)); // pending
   unbind();
   await sleep(300);
   assert.equal(amb.calls.length, 1);
@@ -90,11 +107,40 @@ test("cursor: a pending send is cancelled by unbind", async () => {
 test("cursor: a click sends at once, off-world moves are ignored", () => {
   const map = fakeMap(), amb = fakeAmb();
   bindLeaflet(map, amb, { throttleMs: 10000 });
-  map.fire("mousemove", at(-5, 100));
+  map.move(at(-5, 100));
   assert.equal(amb.calls.length, 0);
-  map.fire("mousemove", at(100, 100));
+  map.move(at(100, 100));
   map.fire("click", at(130, 100));
   assert.equal(amb.calls.length, 2);
+});
+
+test("cursor: a touch drag is no hover (a tap is a click); the last of a quick path is sent", async () => {
+  const map = fakeMap(), amb = fakeAmb();
+  bindLeaflet(map, amb, { throttleMs: 150 });
+  map.move({ ...B(10, 10, 1, 1), pointerType: "touch" });
+  assert.equal(amb.calls.length, 0);
+  // Eight quick steps over four cells, ending back in the first one's
+  // neighbour: the end is sent once the window closes.
+  for (let i = 0; i < 8; i++) map.move(B(10, 10, 1 + 13 * i, 1));
+  assert.equal(amb.calls.length, 1);
+  await sleep(300);
+  const end = cellAt(10 * 192 + 1 + 13 * 7, 10 * 192 + 1);
+  assert.deepEqual(amb.calls.at(-1), { ns: end.ns, ew: end.ew });
+});
+
+test("L is the Leaflet that made the map, unless passed", () => {
+  const saved = globalThis.L;
+  try {
+    class FakeLeafletMap {}
+    globalThis.L = { Map: FakeLeafletMap, marker() {}, rectangle() {}, Control: {} };
+    const theirs = Object.assign(new FakeLeafletMap(), fakeMap());
+    // A bad start corner is checked once Leaflet is found: the global's.
+    assert.throws(() => bindLeaflet(theirs, fakeAmb(), { start: "middle" }), /start "middle"/);
+    // A map another Leaflet made: not found without the option.
+    assert.throws(() => bindLeaflet(fakeMap(), fakeAmb(), { start: true }), /Leaflet not found/);
+  } finally {
+    globalThis.L = saved;
+  }
 });
 
 test("center: sent at bind and on moveend", () => {
@@ -125,9 +171,9 @@ test("a failing setPlayer goes to onError; the binding goes on", async () => {
   let n = 0;
   const amb = { setPlayer() { n++; if (n === 1) return Promise.reject(new Error("offline")); if (n === 2) throw new Error("sync"); return Promise.resolve({}); } };
   bindLeaflet(map, amb, { throttleMs: 0, onError: (e) => errors.push(e.message) });
-  map.fire("mousemove", B(10, 10, 1, 1));
-  map.fire("mousemove", B(10, 10, 30, 1));
-  map.fire("mousemove", B(10, 10, 60, 1));
+  map.move(B(10, 10, 1, 1));
+  map.move(B(10, 10, 30, 1));
+  map.move(B(10, 10, 60, 1));
   await sleep(10);
   assert.equal(n, 3);
   assert.deepEqual(errors.sort(), ["offline", "sync"]);
@@ -199,19 +245,19 @@ test("cursor: moves over a map control leave the listener where it was", () => {
   // An element inside a .leaflet-control (a corner's button) and one that is not.
   const control = { closest: (sel) => (sel === ".leaflet-control" ? {} : null) };
   const pane = { closest: () => null };
-  map.fire("mousemove", { ...B(169, 180, 72, 144), originalEvent: { target: pane } });
+  map.move({ ...B(169, 180, 72, 144), target: pane });
   assert.equal(amb.calls.length, 1);
   for (let i = 1; i <= 5; i++) {
-    map.fire("mousemove", { ...B(169, 180, 72 + 30 * i, 144), originalEvent: { target: control } });
+    map.move({ ...B(169, 180, 72 + 30 * i, 144), target: control });
   }
   assert.equal(amb.calls.length, 1, "the cells under the control are not sent");
-  map.fire("mousemove", { ...B(169, 180, 72 + 30, 144), originalEvent: { target: pane } });
+  map.move({ ...B(169, 180, 72 + 30, 144), target: pane });
   assert.equal(amb.calls.length, 2, "back on the map, the listener follows again");
 });
 
-// fullLeaflet is fakeLeaflet with what the userscript touches once it binds
-// (a control in a corner) and the CRSs and projection it compares, as
-// Leaflet 1.9 defines them.
+// fullLeaflet is fakeLeaflet with the CRSs and projection the userscript
+// tests, as Leaflet 1.9 defines them (latLngToPoint: the projection, then
+// the transformation, then the zoom's scale).
 function fullLeaflet() {
   const L = fakeLeaflet();
   const LonLat = { project: (ll) => ({ x: ll.lng, y: ll.lat }) };
@@ -219,29 +265,23 @@ function fullLeaflet() {
   L.Projection = { LonLat };
   L.extend = (dst, ...src) => Object.assign(dst, ...src);
   L.latLng = (lat, lng) => ({ lat, lng });
+  L.bounds = (a, b) => ({ min: { x: Math.min(a[0], b[0]), y: Math.min(a[1], b[1]) }, max: { x: Math.max(a[0], b[0]), y: Math.max(a[1], b[1]) } });
+  function latLngToPoint(ll, zoom) {
+    const p = this.projection.project(ll), [a, b, c, d] = this.transformation, k = this.scale(zoom);
+    return { x: k * (a * p.x + b), y: k * (c * p.y + d) };
+  }
   L.CRS = {
-    Simple: { projection: LonLat, transformation: [1, 0, -1, 0], scale: (z) => 2 ** z, distance: euclid, infinite: true },
+    Simple: { projection: LonLat, transformation: [1, 0, -1, 0], scale: (z) => 2 ** z, latLngToPoint, distance: euclid, infinite: true },
     EPSG3857: { projection: { project: (ll) => ({ x: ll.lng * 111319.49, y: Math.log(Math.tan(Math.PI / 4 + ll.lat * Math.PI / 360)) * 6378137 }) },
-      wrapLng: [-180, 180], infinite: false, distance: () => 1 },
-  };
-  L.controls = [];
-  L.DomUtil = { create: (tag, cls) => ({ tagName: tag.toUpperCase(), className: cls, style: {}, dataset: {} }) };
-  L.DomEvent = { disableClickPropagation() {} };
-  L.Control = {
-    extend: (proto) => class {
-      constructor(o) { this.options = o; }
-      addTo(map) { this.el = proto.onAdd(map); L.controls.push(this); return this; }
-      getPosition() { return this.options.position; }
-      setPosition(p) { this.options.position = p; return this; }
-    },
+      transformation: [1, 0, -1, 0], scale: (z) => 2 ** z, latLngToPoint, wrapLng: [-180, 180], infinite: false, distance: () => 1 },
   };
   return L;
 }
 
 // leafletMap is a map as the hook sees it: whenReady counts the maps bound.
-function leafletMap(crs, id = "map") {
+function leafletMap(crs, id = "map", options = {}) {
   return {
-    options: { crs }, ready: 0,
+    options: { crs, ...options }, ready: 0,
     getContainer: () => ({ tagName: "DIV", id, className: "leaflet-container", matches: (sel) => sel === "#" + id }),
     whenReady() { this.ready++; },
     on() {},
@@ -261,40 +301,51 @@ function withScript(config) {
   return { L: ctx.L, lines };
 }
 
-test("userscript: binds a CRS that is Simple in behaviour at any pixel scale; one line for each map it skips", () => {
+test("userscript: binds a CRS that is Simple in behaviour within the map's bounds; one line for each map it skips", () => {
   const { L, lines } = withScript();
   const S = L.CRS.Simple;
   const skipped = [
-    [L.CRS.EPSG3857, /bounded/],
-    [L.extend({}, S, { projection: { project: (ll) => ({ x: ll.lng / 24, y: ll.lat / 24 }) } }), /projection is not the identity/],
+    [L.CRS.EPSG3857, /wraps/],
+    [L.extend({}, S, { projection: { project: (ll) => ({ x: ll.lng ** 1.5, y: ll.lat }) } }), /not linear/],
+    [L.extend({}, S, { projection: { project: (ll) => ({ x: ll.lat, y: ll.lng }) } }), /not linear/], // lat as x
     [L.extend({}, S, { wrapLng: [0, 48960] }), /wraps/],
     [L.extend({}, S, { distance: (a, b) => Math.abs(b.lng - a.lng) + Math.abs(b.lat - a.lat) }), /distance is not Euclidean/],
   ];
   for (const [crs] of skipped) L.hooks[0].call(leafletMap(crs, "other"));
-  assert.equal(L.controls.length, 0);
   assert.equal(lines.length, skipped.length, lines.join("\n"));
   skipped.forEach(([, why], i) => {
     assert.match(lines[i], /^info: ambient\.user\.js: not binding the map in div#other: /);
     assert.match(lines[i], why);
     assert.match(lines[i], /set acAmbientConfig\.map to bind it anyway/);
   });
-  // A copy with its own transformation and scale, and an identity
-  // projection that is not LonLat itself: bound.
-  const copy = L.extend({}, S, { transformation: [1 / 16, 0, -1 / 16, 3060], scale: (z) => 3 * 2 ** z,
-    projection: { project: (ll) => ({ x: ll.lng, y: ll.lat }) } });
-  const m = leafletMap(copy);
+  // Asheron's Atlas: a copy of Simple with a copy of LonLat bounded to the
+  // world, its own pixel scale, infinite false, and maxBounds past the
+  // world's edge: bound, with no setting.
+  const atlas = L.extend({}, S, {
+    projection: L.extend({}, LonLatOf(L), { bounds: L.bounds([0, 0], [48960, 48960]) }),
+    transformation: [256 / 48960, 0, -256 / 48960, 0], infinite: false,
+  });
+  const m = leafletMap(atlas, "map", { maxBounds: [[-4000, -4000], [52960, 52960]], maxBoundsViscosity: 1 });
   L.hooks[0].call(m);
-  assert.equal(m.ready, 1, "the copy's map is bound");
-  assert.equal(L.controls.length, 1);
-  assert.equal(L.controls[0].getPosition(), "bottomright");
+  assert.equal(m.ready, 1, "Atlas's map is bound");
+  // A copy whose projection is linear but not LonLat itself, with its own
+  // transformation and scale: bound too (a fresh script, one map each).
+  const other = withScript();
+  const copy = L.extend({}, S, { transformation: [1 / 16, 0, -1 / 16, 3060], scale: (z) => 3 * 2 ** z,
+    projection: { project: (ll) => ({ x: 2 * ll.lng + 7, y: ll.lat / 3 }) } });
+  const m2 = leafletMap(copy);
+  other.L.hooks[0].call(m2);
+  assert.equal(m2.ready, 1, "the linear copy's map is bound");
   // Only the first map of Dereth.
   L.hooks[0].call(leafletMap(S, "second"));
-  assert.equal(L.controls.length, 1);
   assert.match(lines.at(-1), /div#second.* already bound another map/);
   assert.equal(lines.length, skipped.length + 1);
 });
 
-test("userscript: acAmbientConfig.map forces a map (true, a selector, a predicate); corner is a setting", () => {
+// LonLatOf is L's LonLat projection.
+function LonLatOf(L) { return L.Projection.LonLat; }
+
+test("userscript: acAmbientConfig.map forces a map (true, a selector, a predicate); a bad corner is warned about", () => {
   for (const [config, bindsId] of [
     [{ map: true }, "first"],
     [{ map: "#atlas" }, "atlas"],
@@ -307,14 +358,8 @@ test("userscript: acAmbientConfig.map forces a map (true, a selector, a predicat
     assert.equal(lines.length, 1, lines.join("\n"));
   }
   {
-    const { L } = withScript({ corner: "topleft" });
-    L.hooks[0].call(leafletMap(L.CRS.Simple));
-    assert.equal(L.controls[0].getPosition(), "topleft");
-  }
-  {
     const { L, lines } = withScript({ corner: "middle" });
     L.hooks[0].call(leafletMap(L.CRS.Simple));
-    assert.equal(L.controls[0].getPosition(), "bottomright");
     assert.match(lines[0], /^warn: .*corner "middle" is not one of/);
   }
 });
@@ -333,10 +378,10 @@ test("off the data: a missing-landblock setPlayer goes to onNoData, never to onE
     return Promise.resolve({});
   } };
   bindLeaflet(map, amb, { throttleMs: 0, onError: (e) => errors.push(e.code), onNoData: (p, e) => nodata.push([hexId(p.objcellId), e.landblock]) });
-  map.fire("mousemove", B(16, 16, 1, 1)); // ew ≈ −89: off the data
-  map.fire("mousemove", B(16, 16, 30, 1));
-  map.fire("mousemove", B(50, 50, 1, 1)); // ew ≈ −62: a network failure
-  map.fire("mousemove", B(169, 180, 72, 144)); // on the data
+  map.move(B(16, 16, 1, 1)); // ew ≈ −89: off the data
+  map.move(B(16, 16, 30, 1));
+  map.move(B(50, 50, 1, 1)); // ew ≈ −62: a network failure
+  map.move(B(169, 180, 72, 144)); // on the data
   await sleep(10);
   assert.deepEqual(nodata, [["0x10100001", "0x1010FFFF"], ["0x10100009", "0x1010FFFF"]]);
   assert.deepEqual(errors, ["network"]);

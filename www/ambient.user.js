@@ -22,7 +22,8 @@
 // page's L. A map the page made before the script ran is not seen.
 //
 // A map of Dereth is one whose CRS is Simple in behaviour (simpleCRS below),
-// not only L.CRS.Simple itself: real maps copy it with their own pixel scale.
+// not only L.CRS.Simple itself: real maps copy it with their own pixel scale,
+// a projection bounded to the world and infinite false (Asheron's Atlas).
 // Every map it does not bind gets one console line saying why.
 
 (function () {
@@ -32,10 +33,11 @@
     server: "http://127.0.0.1:8080", // the dat server or export serving ambient.js
     follow: "cursor", // "cursor" | "click" | "center"
     overlay: false, // draw the landblock ring and contributing cells
-    // The button's corner (a Leaflet control position). Bottom-right: Leaflet
-    // keeps its attribution there, which hosts leave visible (tile licences
-    // ask for it), while their sidebars and headers take the left and the
-    // top. If a host panel covers the button anyway it moves to a free corner.
+    // The start button's corner (a Leaflet control position). Bottom-right:
+    // Leaflet keeps its attribution there, which hosts leave visible (tile
+    // licences ask for it), while their sidebars and headers take the left
+    // and the top. If a host panel covers the button anyway it moves to a
+    // free corner (leaflet-ambient.js's controls all do).
     corner: "bottomright",
     // Which map to bind, overriding the CRS test: true (the first map made),
     // a CSS selector its container matches, or a function (map, L) → boolean.
@@ -86,14 +88,13 @@
       return;
     }
     bound = true;
-    const { button, check } = startControl(map, L);
+    let corner = config.corner;
+    if (!CORNERS.includes(corner)) {
+      console.warn(`ambient.user.js: acAmbientConfig.corner ${JSON.stringify(corner)} is not one of ${CORNERS.join(", ")}; using bottomright`);
+      corner = "bottomright";
+    }
     map.whenReady(() => {
-      requestAnimationFrame(check); // once the page has laid the map out
-      attach(map, L, button).catch((e) => {
-        button.textContent = "⚠ ambient";
-        button.title = String(e && e.message || e);
-        console.error("ambient.user.js:", e);
-      }).finally(check); // the host's panels have had the load's time to appear
+      attach(map, L, corner).catch((e) => console.error("ambient.user.js:", e));
     });
   }
 
@@ -108,118 +109,81 @@
       return el && el.matches(want) ? "" : `its container does not match acAmbientConfig.map ${JSON.stringify(want)}`;
     }
     if (typeof want === "function") return want(map, L) ? "" : "acAmbientConfig.map(map, L) returned false";
-    const why = simpleCRS(map.options && map.options.crs, L);
+    const why = simpleCRS(map, L);
     return why && `${why}; set acAmbientConfig.map to bind it anyway`;
   }
 
-  // simpleCRS is "" for a CRS that is Simple in behaviour, else what is not.
-  // Leaflet's latlngs are then global metres whatever the pixel scale: the
-  // projection is the identity (lat → y, lng → x, as L.Projection.LonLat),
-  // the plane is infinite and does not wrap, and distances are Euclidean in
-  // those units. The transformation and the scale, the pixels per metre, are
-  // the map's own.
-  function simpleCRS(crs, L) {
+  // simpleCRS is "" when map's CRS is Simple in behaviour within the map's
+  // bounds, else what is not (docs/interfaces.md §4). Leaflet's latlngs are
+  // then global metres whatever the pixel scale: at sample points inside
+  // the bounds the CRS maps lng to x and lat to y linearly (the projection
+  // is the identity up to the transformation), nothing wraps, and distances
+  // are Euclidean in those units. Whether the plane is `infinite`, a bounded
+  // copy of the projection (Asheron's Atlas clamps LonLat to the world) and
+  // maxBounds do not matter: the listener only goes where the map does.
+  function simpleCRS(map, L) {
+    const crs = map.options && map.options.crs;
     if (!crs) return "it has no CRS";
     if (crs === L.CRS.Simple) return "";
-    if (crs.infinite !== true) return "its CRS is bounded (infinite is not true), as a projection of the globe is";
-    if (crs.wrapLng || crs.wrapLat) return "its CRS wraps longitude or latitude";
+    if (crs.wrapLng || crs.wrapLat) return "its CRS wraps longitude or latitude, as a projection of the globe does";
+    if (typeof crs.latLngToPoint !== "function" || typeof crs.distance !== "function") return "its CRS has no latLngToPoint or distance";
     const ll = (lat, lng) => (typeof L.latLng === "function" ? L.latLng(lat, lng) : { lat, lng });
-    const p = crs.projection;
-    if (!p || (p !== (L.Projection && L.Projection.LonLat) && ![[0, 0], [34656.5, 32544.25], [48960, -1000.5]].every(([lat, lng]) => {
-      const pt = p.project(ll(lat, lng));
-      return pt && Math.abs(pt.x - lng) < 1e-6 && Math.abs(pt.y - lat) < 1e-6;
-    }))) {
-      return "its projection is not the identity (lat, lng) → (y, x)";
-    }
-    const d = typeof crs.distance === "function" ? crs.distance(ll(100, 200), ll(400, 600)) : NaN;
-    if (!(Math.abs(d - 500) < 1e-6)) return `its distance is not Euclidean (${d} from (100, 200) to (400, 600), want 500)`;
+    const [[s, w], [n, e]] = sampleBounds(map, crs);
+    const at = (fy, fx) => ll(s + fy * (n - s), w + fx * (e - w));
+    const px = (p) => crs.latLngToPoint(p, 0);
+    // Two reference points fix the scale of each axis; the others must lie
+    // on the same lines, x from lng alone and y from lat alone.
+    const a = at(0.1, 0.1), b = at(0.9, 0.9), pa = px(a), pb = px(b);
+    const kx = (pb.x - pa.x) / (b.lng - a.lng), ky = (pb.y - pa.y) / (b.lat - a.lat);
+    const tol = 1e-9 * (Math.abs(pa.x) + Math.abs(pb.x) + Math.abs(pa.y) + Math.abs(pb.y) + 1);
+    const linear = Number.isFinite(kx) && Number.isFinite(ky) && kx !== 0 && ky !== 0 &&
+      [[0.5, 0.5], [0.2, 0.8], [0.8, 0.3], [0.9, 0.1], [0.1, 0.9]].every(([fy, fx]) => {
+        const p = at(fy, fx), q = px(p);
+        return q && Math.abs(q.x - (pa.x + kx * (p.lng - a.lng))) < tol && Math.abs(q.y - (pa.y + ky * (p.lat - a.lat))) < tol;
+      });
+    if (!linear) return "its projection is not linear in (lat, lng) → (y, x) within the map's bounds";
+    const p = at(0.2, 0.3), q = ll(p.lat + 300, p.lng + 400);
+    const d = crs.distance(p, q);
+    if (!(Math.abs(d - 500) < 1e-6)) return `its distance is not Euclidean (${d} over a 300 × 400 step, want 500)`;
     return "";
   }
 
-  async function attach(map, L, button) {
-    const [{ AmbientAudio }, { bindLeaflet }] = await Promise.all([
+  // sampleBounds is where simpleCRS looks, as [[south, west], [north, east]]:
+  // the map's maxBounds, else its projection's bounds, else the world of
+  // Dereth (0–48960 metres on both axes).
+  function sampleBounds(map, crs) {
+    const mb = map.options.maxBounds;
+    if (mb) {
+      const b = Array.isArray(mb) ? { s: mb[0][0], w: mb[0][1], n: mb[1][0], e: mb[1][1] }
+        : { s: mb.getSouth(), w: mb.getWest(), n: mb.getNorth(), e: mb.getEast() };
+      if ([b.s, b.w, b.n, b.e].every(Number.isFinite) && b.n > b.s && b.e > b.w) return [[b.s, b.w], [b.n, b.e]];
+    }
+    const pb = crs.projection && crs.projection.bounds;
+    if (pb && pb.min && pb.max && pb.max.x > pb.min.x && pb.max.y > pb.min.y) {
+      // A LonLat-like projection's bounds: x is lng, y is lat.
+      return [[pb.min.y, pb.min.x], [pb.max.y, pb.max.x]];
+    }
+    return [[0, 0], [48960, 48960]];
+  }
+
+  // attach loads the module and the binding from the server, shows the
+  // binding's start control (which moves off a corner a host panel covers)
+  // while the engine loads, and binds the map with it.
+  async function attach(map, L, corner) {
+    const [{ AmbientAudio }, { bindLeaflet, startControl }] = await Promise.all([
       import(`${server}/ambient.js`),
       import(`${server}/leaflet-ambient.js`),
     ]);
-    const amb = await AmbientAudio.load({ server });
-    const unbind = bindLeaflet(map, amb, { follow: config.follow, overlay: config.overlay, L });
+    const start = startControl(map, L, { corner });
+    let amb;
+    try {
+      amb = await AmbientAudio.load({ server });
+    } catch (e) {
+      start.fail(e);
+      throw e;
+    }
+    const unbind = bindLeaflet(map, amb, { follow: config.follow, overlay: config.overlay, L, start });
     window.acAmbient = { amb, map, unbind };
-    let on = false, off = null;
-    // The button says what is heard: off the data (a landblock the server
-    // lacks) the listener is nowhere and its sound has faded out.
-    const render = () => {
-      button.textContent = off ? `${on ? "♪" : "▶"} no data here` : on ? "♪ ambient on" : "▶ ambient sound";
-      button.title = off ? `no ambient data here: the server has no landblock ${off.landblock}` : "";
-    };
-    amb.on("state", (st) => {
-      if ((st.offData && st.offData.landblock) !== (off && off.landblock)) {
-        off = st.offData || null;
-        render();
-      }
-    });
-    button.disabled = false;
-    render();
-    button.onclick = async (e) => {
-      L.DomEvent.stop(e);
-      if (!on && !button.dataset.started) {
-        await amb.start(); // from this click: browsers start audio only on a gesture
-        button.dataset.started = "1";
-      } else {
-        amb.setEnabled(!on);
-      }
-      on = !on;
-      render();
-    };
-  }
-
-  // startControl puts a small button in config.corner (a Leaflet control)
-  // and returns it with check, which moves it to another corner when a host
-  // panel lies over it.
-  function startControl(map, L) {
-    const button = L.DomUtil.create("button", "ac-ambient-button");
-    button.type = "button";
-    button.textContent = "♪ loading…";
-    button.disabled = true;
-    button.style.cssText = "font:13px system-ui,sans-serif;padding:4px 8px;cursor:pointer";
-    L.DomEvent.disableClickPropagation(button);
-    let corner = config.corner;
-    if (!CORNERS.includes(corner)) {
-      console.warn(`ambient.user.js: acAmbientConfig.corner ${JSON.stringify(corner)} is not one of ${CORNERS.join(", ")}; using bottomright`);
-      corner = "bottomright";
-    }
-    const Control = L.Control.extend({ onAdd: () => button });
-    const control = new Control({ position: corner }).addTo(map);
-    const check = () => uncover(control, button);
-    map.on("resize", check);
-    return { button, check };
-  }
-
-  // uncover keeps the button where a click at its centre reaches it: if the
-  // element there is something else (a host's panel laid over the map's
-  // edge), it tries the other corners in turn, and says where it went.
-  function uncover(control, button) {
-    const from = control.getPosition(), over = coverOf(button);
-    if (!over) return;
-    for (const pos of [from, ...CORNERS.filter((c) => c !== from)].slice(1)) {
-      control.setPosition(pos);
-      if (!coverOf(button)) {
-        console.info(`ambient.user.js: the button in the ${from} corner is under ${describe(over)}; moved it to ${pos}`);
-        return;
-      }
-    }
-    control.setPosition(from);
-    console.warn(`ambient.user.js: the button is covered in every corner (in ${from}, by ${describe(over)}); set acAmbientConfig.corner, or press Enter on it`);
-  }
-
-  // coverOf is the element a click at the button's centre would reach
-  // instead of it; null when it reaches the button, or when the centre is
-  // off screen (nothing to judge).
-  function coverOf(button) {
-    const r = button.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    if (!(r.width > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return null;
-    const el = document.elementFromPoint(x, y);
-    return el && !button.contains(el) ? el : null;
   }
 
   // describe names an element for a console line: tag#id, else tag.class.

@@ -3,6 +3,7 @@
 // not) and an AmbientAudio of ambient.js both fit without importing either.
 
 import type { CellAt } from "./geo";
+import type { Corner, StartControl } from "./map-controls";
 
 /** A point in Leaflet's CRS.Simple as this convention reads it: lat = global Y, lng = global X (metres). */
 export interface LatLngLike {
@@ -15,6 +16,10 @@ export interface LeafletMapLike {
   on(handlers: Record<string, (e: any) => void>): unknown;
   off(handlers: Record<string, (e: any) => void>): unknown;
   getCenter(): LatLngLike;
+  /** The map's element: follow "cursor" listens to its pointermove events. */
+  getContainer(): HTMLElement;
+  /** Leaflet's: the lat/lng under a pointer event (follow "cursor"). */
+  mouseEventToLatLng(e: MouseEvent): LatLngLike;
   /** Leaflet's: runs fn once the map has a view (used by follow "center"). */
   whenReady?(fn: () => void): unknown;
 }
@@ -30,6 +35,9 @@ export interface AmbientLike {
     /** Set while the listener is off the data: the landblock the source lacks. */
     offData?: { landblock: number | string } | null;
   } | null | undefined;
+  /** The start control's: from the user's click. */
+  start?(): Promise<unknown>;
+  setEnabled?(on: boolean): unknown;
   on?(event: "state" | "caption", fn: (...args: any[]) => void): unknown;
   off?(event: "state" | "caption", fn: (...args: any[]) => void): unknown;
 }
@@ -37,6 +45,9 @@ export interface AmbientLike {
 /** Where a global point lies, and the world's geometry: from geo.js, re-exported. */
 export type { CellAt } from "./geo";
 export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo";
+/** The start control on its own (the userscript shows it while the engine loads); pass it as BindOptions.start. */
+export { startControl } from "./map-controls";
+export type { Corner, StartControl } from "./map-controls";
 
 export interface BindOptions {
   /** What the listener follows: the mouse (a tap on touch screens), a draggable marker set by clicking, or the map's centre. Default "cursor". */
@@ -52,7 +63,13 @@ export interface BindOptions {
   zones?: string | URL;
   /** Show the captions (what plays, in words) in a bottom-left control that is an aria-live region. */
   captions?: boolean;
-  /** The Leaflet namespace when it is not the global L (used for "click", overlay, zones and captions). */
+  /**
+   * A button that starts the audio from its click, then turns it off and on, and says when the listener is off
+   * the data: true (bottom right) or its corner; or a control made by startControl, which the binding drives and
+   * removes. Like every control of the binding it moves to a free corner when a host panel covers its own.
+   */
+  start?: boolean | Corner | StartControl;
+  /** The Leaflet namespace; by default the global L when it made the map (Leaflet 1.x sets it, bundled or not). Used for "click", overlay, zones, captions and start. */
   L?: any;
   /** Called each time the listener is moved. */
   onMove?: (p: CellAt) => void;

@@ -4,9 +4,10 @@
 //   const unbind = bindLeaflet(map, amb, { follow: "cursor" }); // or "click", "center"
 //
 // The map is any Leaflet 1.x map in the convention of Asheron's Atlas:
-// L.CRS.Simple, latitude = global Y and longitude = global X, in metres over
-// 0–48960 (255 landblocks of 192 m). Only Leaflet's public API is used
-// (events, getCenter, layers), so the host page needs no changes.
+// L.CRS.Simple or a copy of it, latitude = global Y and longitude = global X,
+// in metres over 0–48960 (255 landblocks of 192 m). Only Leaflet's public API
+// and the map container's DOM events are used, so the host page needs no
+// changes.
 //
 // The listener gets map coordinates {ns, ew}: the module takes z from the
 // landblock's terrain, which the map does not know. Retail rebuilds the
@@ -16,19 +17,27 @@
 // World geometry (docs/dat-format.md §8): 24 m land cells, 8 to a landblock
 // side, 255 landblocks to the world's side. Re-exported: embedders use them.
 import { BLOCK, CELL, cellAt, cellOf, parseId, ring } from "./geo.js";
+import { CORNERS, mapControl, startControl } from "./map-controls.js";
 export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo.js";
+export { startControl } from "./map-controls.js";
 
 /**
  * Binds map to amb and returns unbind(). Options:
- *   follow     "cursor" (default): the listener is under the mouse (a tap
- *              on a touch screen), but stays put while the mouse is over
- *              one of the map's controls; "click": a draggable marker set
- *              by clicking; "center": the map's centre.
+ *   follow     "cursor" (default): the listener is under the pointer (a
+ *              tap on a touch screen), but stays put while the pointer is
+ *              over one of the map's controls; "click": a draggable marker
+ *              set by clicking; "center": the map's centre.
  *   throttleMs the least time between two listener moves (default 100).
  *   overlay    draw the 3×3 landblock ring and the contributing cells of
  *              the engine's last rebuild as Leaflet layers (default false).
- *   L          the Leaflet namespace, when it is not the global `L`
- *              (needed for "click" and overlay only).
+ *   start      true, or a corner ("bottomright", the default, "topright",
+ *              "bottomleft", "topleft"): a button that starts the audio
+ *              from its click and then turns it off and on (the
+ *              userscript's); or a control made by startControl, which the
+ *              binding then drives and removes.
+ *   L          the Leaflet namespace; by default the one that made the map
+ *              (its Leaflet's global L), needed for "click", overlay,
+ *              zones, captions and start.
  *   zones      the URL of a zones.json (the sound-zone layer: `serve` and
  *              an export answer SOURCE/zones.json): drawn as an image
  *              overlay in the map's CRS, with a control that toggles it and
@@ -50,10 +59,14 @@ export function bindLeaflet(map, amb, opts = {}) {
   const throttleMs = opts.throttleMs ?? 100;
   if (!(throttleMs >= 0)) throw new Error(`bindLeaflet: throttleMs ${throttleMs}: want a number ≥ 0`);
   const onError = opts.onError ?? ((e) => console.warn("bindLeaflet: setPlayer:", e));
-  const needL = follow === "click" || opts.overlay || opts.zones || opts.captions;
-  const Lf = opts.L ?? globalThis.L;
-  if (needL && !(Lf && Lf.marker && Lf.rectangle)) {
-    throw new Error("bindLeaflet: Leaflet not found: pass it as the L option (needed for follow \"click\", overlay, zones and captions)");
+  const needL = follow === "click" || opts.overlay || opts.zones || opts.captions || opts.start;
+  const Lf = opts.L ?? leafletOf(map);
+  if (needL && !(Lf && Lf.marker && Lf.rectangle && Lf.Control)) {
+    throw new Error("bindLeaflet: Leaflet not found: pass it as the L option (needed for follow \"click\", overlay, zones, captions and start)");
+  }
+  const startAt = opts.start === true ? "bottomright" : opts.start;
+  if (typeof startAt === "string" && !CORNERS.includes(startAt)) {
+    throw new Error(`bindLeaflet: start ${JSON.stringify(startAt)}: want true or one of ${CORNERS.join(", ")}`);
   }
 
   // The throttle: a move to a new cell is sent at once when the last send
@@ -93,9 +106,19 @@ export function bindLeaflet(map, amb, opts = {}) {
   };
 
   const handlers = {};
-  let marker = null;
+  let marker = null, unpoint = null;
   if (follow === "cursor") {
-    handlers.mousemove = (e) => { if (!overControl(e)) moveTo(e.latlng, false); };
+    // The DOM's pointermove on the container, not the map's mousemove: a
+    // canvas renderer (a grid of polylines) takes the mousemoves over its
+    // canvas and passes the map one per 32 ms, so quick moves were lost.
+    // Every pointer position is seen here; the throttle sends the last.
+    const container = map.getContainer();
+    const onPointer = (e) => {
+      if (e.pointerType === "touch" || overControl(e.target)) return; // a tap is a click
+      moveTo(map.mouseEventToLatLng(e), false);
+    };
+    container.addEventListener("pointermove", onPointer);
+    unpoint = () => container.removeEventListener("pointermove", onPointer);
     handlers.click = (e) => moveTo(e.latlng, true); // touch screens have no hover
   } else if (follow === "click") {
     handlers.click = (e) => {
@@ -124,26 +147,39 @@ export function bindLeaflet(map, amb, opts = {}) {
   const overlay = opts.overlay ? drawOverlay(map, amb, Lf) : null;
   const zones = opts.zones ? zonesControl(map, Lf, String(opts.zones), onError) : null;
   const captions = opts.captions ? captionsControl(map, amb, Lf) : null;
+  const start = !opts.start ? null : typeof opts.start === "object" ? opts.start : startControl(map, Lf, { corner: startAt });
+  start?.attach(amb);
 
   function unbind() {
     if (!bound) return;
     bound = false;
     clearTimeout(timer);
     map.off(handlers);
+    unpoint?.();
     marker?.remove();
     overlay?.remove();
     zones?.remove();
     captions?.remove();
+    start?.remove();
   }
   return unbind;
 }
 
+// leafletOf is the Leaflet that made map: Leaflet 1.x's build sets the
+// global L as it loads (bundled or not), and a map is an instance of its
+// L.Map. Null when the global is another Leaflet or none.
+function leafletOf(map) {
+  const L = globalThis.L;
+  return L && typeof L.Map === "function" && map instanceof L.Map ? L : null;
+}
+
 // overControl tells a pointer move over a control in the map's corners (the
-// zoom buttons, a start button, a host's own) from one over the map: Leaflet
-// reports both as map mousemoves, with the latlng under the pointer, but the
-// user is aiming at the control, so the listener stays where it was.
-function overControl(e) {
-  const t = e.originalEvent && e.originalEvent.target;
+// zoom buttons, a start button, a host's own) from one over the map: both
+// reach the container with the point under the pointer, but the user is
+// aiming at the control, so the listener stays where it was. (A move inside
+// one of this project's controls is retargeted to its host element, a
+// .leaflet-control.)
+function overControl(t) {
   return !!(t && typeof t.closest === "function" && t.closest(".leaflet-control"));
 }
 
@@ -231,36 +267,30 @@ export async function loadZones(url) {
   return { ...idx, image: new URL(idx.image || "zones.png", at).href };
 }
 
-// Inline styles of the controls below: the binding ships no stylesheet.
-const CONTROL_STYLE = { background: "#fffe", padding: "4px 8px", borderRadius: "4px", font: "12px/1.4 system-ui, sans-serif",
-  boxShadow: "0 1px 4px #0004", maxWidth: "260px" };
-
 // zonesControl adds the sound-zone layer of url as an image overlay — one
 // pixel per land cell, placed by its bounds in lat/lng metres, so in any
 // copy of L.CRS.Simple whatever its pixel scale, drawn unsmoothed — and a
-// control (top right) with a checkbox that shows or hides it and the
-// legend: each set's colour and name, its land cells in the title.
+// control (top right, or the first free corner: map-controls.js) with a
+// checkbox that shows or hides it and the legend: each set's colour and
+// name, its land cells in the title.
 function zonesControl(map, Lf, url, onError) {
   let overlay = null, gone = false;
+  const c = mapControl(map, Lf, { position: "topright", className: "ac-zones", name: "sound-zone control" });
   const box = document.createElement("div");
-  box.className = "leaflet-control ac-zones";
-  Object.assign(box.style, CONTROL_STYLE);
+  box.className = "box";
   const label = document.createElement("label");
+  label.dataset.hit = "";
   const check = document.createElement("input");
   check.type = "checkbox";
   check.checked = true;
-  label.append(check, " Sound zones");
+  label.append(check, "Sound zones");
   const legend = document.createElement("ul");
   legend.className = "ac-zones-legend";
-  Object.assign(legend.style, { listStyle: "none", margin: "4px 0 0", padding: "0" });
   box.append(label, legend);
-  Lf.DomEvent.disableClickPropagation(box);
-  Lf.DomEvent.disableScrollPropagation(box);
-  const Control = Lf.Control.extend({ onAdd: () => box });
-  const control = new Control({ position: "topright" }).addTo(map);
+  c.root.append(box);
 
   const show = () => {
-    legend.style.display = check.checked ? "" : "none";
+    legend.hidden = !check.checked;
     if (!overlay) return;
     if (check.checked) {
       overlay.addTo(map);
@@ -273,18 +303,19 @@ function zonesControl(map, Lf, url, onError) {
   loadZones(url).then((idx) => {
     if (gone) return;
     overlay = Lf.imageOverlay(idx.image, idx.bounds, { opacity: 0.6, interactive: false, className: "ac-zones-image" });
-    box.dataset.cells = String(idx.cells);
-    box.dataset.silent = String(idx.silent);
+    c.host.dataset.cells = String(idx.cells);
+    c.host.dataset.silent = String(idx.silent);
     legend.replaceChildren(...idx.sets.map((z) => {
       const li = document.createElement("li");
       li.dataset.cells = String(z.cells);
       li.title = `${z.cells} land cells`;
       const sw = document.createElement("i");
-      Object.assign(sw.style, { display: "inline-block", width: "10px", height: "10px", marginRight: "4px", background: z.color, verticalAlign: "-1px" });
+      sw.style.background = z.color;
       li.append(sw, z.label);
       return li;
     }));
     show();
+    c.check(); // the legend made it taller: it may reach under a panel now
   }, (e) => {
     if (gone) return;
     label.textContent = "no sound zones here";
@@ -294,36 +325,37 @@ function zonesControl(map, Lf, url, onError) {
     remove() {
       gone = true;
       overlay?.remove();
-      control.remove();
+      c.remove();
     },
   };
 }
 
 // captionsControl shows the captions (ambient.js's "caption" events) in a
-// control (bottom left) that is an aria-live region: the last two, the
-// newest below; hidden until the first.
+// control (bottom left, or the first free corner) holding an aria-live
+// region: the last two, the newest below; hidden until the first.
 function captionsControl(map, amb, Lf) {
+  const c = mapControl(map, Lf, { position: "bottomleft", className: "ac-captions", name: "captions" });
   const box = document.createElement("div");
-  box.className = "leaflet-control ac-captions";
+  box.className = "box";
   box.setAttribute("aria-live", "polite");
   box.setAttribute("aria-label", "captions: what plays, in words");
-  Object.assign(box.style, CONTROL_STYLE, { display: "none" });
-  Lf.DomEvent.disableClickPropagation(box);
-  const Control = Lf.Control.extend({ onAdd: () => box });
-  const control = new Control({ position: "bottomleft" }).addTo(map);
-  const said = (c) => {
+  box.hidden = true;
+  c.root.append(box);
+  const said = (cap) => {
     const p = document.createElement("p");
-    p.style.margin = "0";
-    p.textContent = c.text;
+    p.textContent = cap.text;
     box.append(p);
     while (box.childElementCount > 2) box.firstElementChild.remove();
-    box.style.display = "";
+    if (box.hidden) {
+      box.hidden = false;
+      c.check(); // laid out only now
+    }
   };
   amb.on?.("caption", said);
   return {
     remove() {
       amb.off?.("caption", said);
-      control.remove();
+      c.remove();
     },
   };
 }

@@ -12,6 +12,7 @@ export async function embed(el: HTMLElement, server: string): Promise<() => void
     follow: "cursor",
     throttleMs: 150,
     overlay: true,
+    start: "bottomleft",
     L,
     onMove: (p: CellAt) => console.log(hexId(p.objcellId), p.ns.toFixed(1), p.ew.toFixed(1)),
     onNoData: (p: CellAt, e) => console.log(hexId(p.objcellId), "no ambient data in", e.landblock),
