@@ -264,24 +264,24 @@ func leafletZones(t *testing.T, spec browserSpec) {
 		}
 	}
 	var legend struct{ Sum, Cells, Silent, N int }
-	b.eval(&legend, `(() => { const l = document.querySelector(".ac-zones"), s = [...l.querySelectorAll("li[data-cells]")];
+	b.eval(&legend, `(() => { const l = document.querySelector(".ac-zones"), s = [...l.shadowRoot.querySelectorAll("li[data-cells]")];
 		return { Sum: s.reduce((a, e) => a + Number(e.dataset.cells), 0), Cells: Number(l.dataset.cells), Silent: Number(l.dataset.silent), N: s.length }; })()`)
 	if legend.N != len(idx.Sets) || legend.Sum+legend.Silent != legend.Cells || legend.Cells != idx.Cells {
 		t.Errorf("legend: %+v; want %d sets whose cells and the silent add up to the %d land cells", legend, len(idx.Sets), idx.Cells)
 	}
-	lfClickElement(b, ".ac-zones input")
+	lfClickElement(b, ".ac-zones >> input")
 	b.waitFor(`!document.querySelector("img.ac-zones-image")`, 10*time.Second)
-	lfClickElement(b, ".ac-zones input")
+	lfClickElement(b, ".ac-zones >> input")
 	b.waitFor(`document.querySelector("img.ac-zones-image")`, 10*time.Second)
 
 	// Captions: the river's bed once the audio runs.
 	var live string
-	b.eval(&live, `document.querySelector(".ac-captions").getAttribute("aria-live")`)
+	b.eval(&live, lfQ(".ac-captions >> [aria-live]")+`.getAttribute("aria-live")`)
 	if live != "polite" {
 		t.Errorf("the captions control's aria-live is %q, want polite", live)
 	}
 	lfClickElement(b, "#start")
-	b.waitFor(`[...document.querySelectorAll(".ac-captions p")].some((p) => p.textContent.startsWith("running water, all around"))`, 30*time.Second)
+	b.waitFor(`[...document.querySelector(".ac-captions").shadowRoot.querySelectorAll("p")].some((p) => p.textContent.startsWith("running water, all around"))`, 30*time.Second)
 
 	b.eval(nil, `unbind()`)
 	if n := lfCount(b, ".ac-zones, .ac-captions, img.ac-zones-image"); n != 0 {

@@ -204,8 +204,8 @@ func leafletUserscript(t *testing.T, spec browserSpec) {
 		t.Fatal("the userscript did not bind the page's map, or left window.L an accessor")
 	}
 	lfRecordSends(b, "window.acAmbient.amb")
-	lfClickElement(b, ".ac-ambient-button")
-	b.waitFor(`document.querySelector(".ac-ambient-button").textContent.includes("on")`, 10*time.Second)
+	lfClickElement(b, lfStartButton)
+	b.waitFor(lfQ(lfStartButton)+`.textContent.includes("on")`, 10*time.Second)
 	for _, s := range lfSpots {
 		lfHoverAndCheck(t, b, "window.acAmbient.amb", s)
 	}
@@ -247,11 +247,11 @@ func lfSoundsHere(t *testing.T, b *lfBrowser, amb string, cell uint32, rms strin
 	b.waitFor(rms+` > 1e-4`, 15*time.Second)
 }
 
-// lfClickElement clicks the middle of a page element with a trusted click
-// (a user gesture, which audio needs).
+// lfClickElement clicks the middle of a page element (lfQ's selector) with
+// a trusted click (a user gesture, which audio needs).
 func lfClickElement(b *lfBrowser, sel string) {
 	var r struct{ X, Y float64 }
-	b.eval(&r, `(() => { const r = document.querySelector(`+lfJS(sel)+`).getBoundingClientRect();
+	b.eval(&r, `(() => { const r = `+lfQ(sel)+`.getBoundingClientRect();
 		return { X: r.x + r.width / 2, Y: r.y + r.height / 2 }; })()`)
 	b.do("click", "x", r.X, "y", r.Y)
 }
@@ -632,7 +632,7 @@ func leafletModes(t *testing.T, spec browserSpec) {
 	}
 	lfNoErrors(t, b)
 
-	// Cursor mode, a fast sweep: 240 mousemoves over 40 cells 4 ms apart (a
+	// Cursor mode, a fast sweep: 240 pointermoves over 40 cells 4 ms apart (a
 	// flick of the mouse; dispatched in the page, as driver input is too
 	// slow to flick) on a clock of the test's own (lfSweep), so that the
 	// pace is the same on any machine: the binding coalesces the moves into
@@ -717,7 +717,7 @@ const lfSweep = `(() => {
   try {
     for (let i = 0; i <= 240; i++) {
       if (i) runUntil(now + 4);
-      const ev = new MouseEvent("mousemove", { bubbles: true, clientX: r.x + 20 + 4 * i, clientY: r.y + 400 });
+      const ev = new PointerEvent("pointermove", { bubbles: true, pointerType: "mouse", clientX: r.x + 20 + 4 * i, clientY: r.y + 400 });
       el.dispatchEvent(ev);
       const ll = map.mouseEventToLatLng(ev), gx = Math.floor(ll.lng / 24), gy = Math.floor(ll.lat / 24);
       // The land cell's id (docs/interfaces.md §1.1): bx<<24 | by<<16 | (8·cx + cy + 1).
@@ -791,6 +791,21 @@ func lfWaitCell(b *lfBrowser, amb string, cell uint32) {
 		b.call(&at, lfCmd("eval", []any{"expr", `JSON.stringify({ sent: (window.sent || []).slice(-3), player: ` + amb + `.state().player, loading: ` + amb + `.state().loading })`}))
 		b.t.Fatalf("the listener did not reach 0x%08X: %v\nsent last, player, loading: %s\npage log:\n%s", cell, err, at, strings.Join(b.logs(), "\n"))
 	}
+}
+
+// lfStartButton is the start control's button (lfQ's selector): the
+// project's controls keep their content in a shadow root.
+const lfStartButton = ".ac-ambient-button >> button"
+
+// lfQ is a page expression for the element sel selects: a CSS selector,
+// or "HOST >> INNER", INNER in the open shadow root of the element HOST
+// selects.
+func lfQ(sel string) string {
+	host, inner, ok := strings.Cut(sel, " >> ")
+	if !ok {
+		return `document.querySelector(` + lfJS(sel) + `)`
+	}
+	return `document.querySelector(` + lfJS(host) + `).shadowRoot.querySelector(` + lfJS(inner) + `)`
 }
 
 func lfCount(b *lfBrowser, sel string) int {

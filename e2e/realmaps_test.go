@@ -82,15 +82,15 @@ func userscriptCommunityMap(t *testing.T, spec browserSpec) {
 	// button, and a real click there starts the audio.
 	b.waitFor(`(() => { const r = document.querySelector(".ac-ambient-button").getBoundingClientRect();
 		return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest(".ac-ambient-button") !== null; })()`, 10*time.Second)
-	rmPlay(t, b, "window.acAmbient.amb", ".ac-ambient-button", "on", func() {
+	rmPlay(t, b, "window.acAmbient.amb", lfStartButton, "on", func() {
 		rmSweep(t, b, "window.acAmbient.amb", "window.acAmbient.map")
 	})
-	rmControlMoves(t, b, "window.acAmbient.amb", ".ac-ambient-button", lfSpots[len(lfSpots)-1].cell)
+	rmControlMoves(t, b, "window.acAmbient.amb", lfStartButton, lfSpots[len(lfSpots)-1].cell)
 
 	logs := b.logs()
 	for _, want := range []string{
-		"info: ambient.user.js: not binding the map in div#inset: its CRS is bounded",
-		"info: ambient.user.js: the button in the bottomleft corner is under aside#sidebar; moved it to bottomright",
+		"info: ambient.user.js: not binding the map in div#inset: its CRS wraps longitude or latitude",
+		"info: leaflet-ambient.js: the start button in the bottomleft corner is under aside#sidebar; moved it to bottomright",
 	} {
 		n := 0
 		for _, l := range logs {
@@ -122,7 +122,7 @@ func rmUserscript(t *testing.T) string {
 func rmPlay(t *testing.T, b *lfBrowser, amb, control, playing string, then func()) {
 	t.Helper()
 	lfClickElement(b, control)
-	b.waitFor(`document.querySelector(`+lfJS(control)+`).textContent.includes(`+lfJS(playing)+`)`, 10*time.Second)
+	b.waitFor(lfQ(control)+`.textContent.includes(`+lfJS(playing)+`)`, 10*time.Second)
 	if then != nil {
 		then()
 	}
@@ -191,7 +191,7 @@ func rmControlMoves(t *testing.T, b *lfBrowser, amb, control string, cell uint32
 	b.waitFor(`window.sent.length > 0 && performance.now() - window.sent[window.sent.length - 1].at > 250`, 10*time.Second)
 	b.eval(nil, `window.seen = 0; document.addEventListener("mousemove", () => { window.seen++; }, true)`)
 	var r struct{ X, Y, W float64 }
-	b.eval(&r, `(() => { const r = document.querySelector(`+lfJS(control)+`).getBoundingClientRect();
+	b.eval(&r, `(() => { const r = `+lfQ(control)+`.getBoundingClientRect();
 		return { X: r.x + r.width / 2, Y: r.y + r.height / 2, W: r.width }; })()`)
 	n := lfSent(b)
 	for k, dx := range []float64{0, -r.W / 3, r.W / 3, 0} {
@@ -335,8 +335,8 @@ func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 		b.waitFor(`window.acAmbient && window.acAmbient.amb`, 60*time.Second)
 		amb, mapExpr = "window.acAmbient.amb", "window.acAmbient.map"
 		lfRecordSends(b, amb)
-		lfClickElement(b, ".ac-ambient-button")
-		b.waitFor(`document.querySelector(".ac-ambient-button").textContent.includes("on")`, 10*time.Second)
+		lfClickElement(b, lfStartButton)
+		b.waitFor(lfQ(lfStartButton)+`.textContent.includes("on")`, 10*time.Second)
 	}
 	river := lfSpots[0]
 	lfHoverAndCheck(t, b, amb, river)
@@ -395,7 +395,7 @@ func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 				&& document.querySelectorAll("path.ac-ring, path.ac-player").length === 0; })()`, 10*time.Second)
 		b.waitFor(`document.getElementById("where").textContent.endsWith("no ambient data here")`, 10*time.Second)
 	} else {
-		b.waitFor(`document.querySelector(".ac-ambient-button").textContent === "♪ no data here"`, 10*time.Second)
+		b.waitFor(lfQ(lfStartButton)+`.textContent === "♪ no data here"`, 10*time.Second)
 	}
 	offLogs := b.logs()
 
@@ -405,7 +405,7 @@ func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 	b.waitFor(`!`+amb+`.state().offData`, 30*time.Second)
 	lfHoverAndCheck(t, b, amb, river)
 	if page == "userscript" {
-		b.waitFor(`document.querySelector(".ac-ambient-button").textContent === "♪ ambient on"`, 10*time.Second)
+		b.waitFor(lfQ(lfStartButton)+`.textContent === "♪ ambient on"`, 10*time.Second)
 	}
 
 	// Each landblock the source lacks asked for at most once; none at all

@@ -200,7 +200,7 @@ func TestEmbedViteApp(t *testing.T) {
 				t.Fatal("the userscript did not bind the app's map, or the app bound its own")
 			}
 			lfRecordSends(b, "window.acAmbient.amb")
-			rmPlay(t, b, "window.acAmbient.amb", ".ac-ambient-button", "on", nil)
+			rmPlay(t, b, "window.acAmbient.amb", lfStartButton, "on", nil)
 			lfNoErrors(t, b)
 		})
 	})

@@ -170,6 +170,33 @@ func (e *Engine) SetVolume(a float32) {
 // next cell change.
 func (e *Engine) SetEnabled(on bool) { e.enabled = on }
 
+// Cut is the engine's side of a mixer that cuts every voice at now (mix's
+// FadeAll: the listener went off the data, docs/interfaces.md §4): the
+// slots those voices held are free from now, and each sound they were
+// playing is due again at now, so that it fires at the first tick the
+// engine runs after it — the next tick when it is enabled, the first tick
+// back on the data when it is held disabled meanwhile. Without it a cut
+// continuous sound (a river's bed, re-keyed min_rate ≈ its wave's length
+// after it fired) stayed silent until its old key came, up to that wave's
+// length after the listener was back. Not retail's: retail never cuts its
+// ambient voices (docs/divergences.md, 18).
+func (e *Engine) Cut(now float64) {
+	for s := range e.voices.slots {
+		v := &e.voices.slots[s]
+		if !v.used || now >= v.end {
+			continue
+		}
+		v.end = now
+		ev := &v.play
+		if ev.STBIndex < 0 || ev.STBIndex >= len(e.stbs) || ev.SoundIndex < 0 || ev.SoundIndex >= len(e.stbs[ev.STBIndex].inst) {
+			continue
+		}
+		if n := e.stbs[ev.STBIndex].inst[ev.SoundIndex]; n >= 0 && e.sounds[n].onQueue && e.queue.remove(n) {
+			e.queue.insert(now, n)
+		}
+	}
+}
+
 // Events returns the events produced by the last ChangePosition (the plays
 // of its UpdatePlayQueue). The slice is reused by the next ChangePosition.
 func (e *Engine) Events() []Event { return e.rebuildEvents }

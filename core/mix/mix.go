@@ -45,6 +45,14 @@ type Host interface {
 	Retained(wave uint32) bool
 }
 
+// Cutter is a Host that hears of FadeAll's cut, on the goroutine that
+// reads the mixer, with the mixer's time of the cut: its engine frees the
+// slots and has the cut sounds play again when it next runs
+// (session.Host.Cut, ambient.Engine.Cut).
+type Cutter interface {
+	Cut(now float64)
+}
+
 // Options configure a Mixer; the zero value of a field means its default.
 type Options struct {
 	Rate int     // output frames per second; default 48000
@@ -157,8 +165,8 @@ func (m *Mixer) Frames() int64 { return m.n }
 // next block on. It is for a listener who goes where there is nothing to
 // hear mid-sound: off the data (a landblock the source lacks, where the
 // listener is nowhere and its sound fades: docs/interfaces.md §4, the map
-// binding), or a teleport. The engine's slots stay busy until their waves
-// would have ended; the mixer's are silent.
+// binding), or a teleport. A host that is a Cutter hears of it: its
+// engine's slots are freed and the cut sounds play again when it next runs.
 func (m *Mixer) FadeAll() { m.fadeReq.Add(1) }
 
 // ReadFloat mixes len(dst)/2 interleaved stereo frames into dst and returns
@@ -169,6 +177,9 @@ func (m *Mixer) ReadFloat(dst []float32) int {
 		m.fadeSeen = r
 		for s := range m.voices {
 			m.cut(s)
+		}
+		if c, ok := m.host.(Cutter); ok {
+			c.Cut(float64(m.n) / float64(m.rate))
 		}
 	}
 	for done := 0; done < frames; {

@@ -276,6 +276,15 @@ func (h *Host) SetEnabled(on bool) {
 	h.mu.Unlock()
 }
 
+// Cut tells the engine that the mixer cut every voice at now (mix.Cutter:
+// mix's FadeAll): their slots are free and their sounds due again at now
+// (ambient.Engine.Cut).
+func (h *Host) Cut(now float64) {
+	h.mu.Lock()
+	h.eng.Cut(now)
+	h.mu.Unlock()
+}
+
 // Recaption has the captions say the continuous sounds around the listener
 // again, as if they had just changed (within a second, at the next window's
 // close): the page calls it when its audio begins to be heard, having
