@@ -399,10 +399,22 @@ func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 	}
 	offLogs := b.logs()
 
-	// Back to the river: the sound returns.
+	// Back to the river: the sound returns, its first play within a second
+	// of the pointer's arrival on the engine's clock (state().time; a bed
+	// cut off the data used to wait for its old key, up to its wave's
+	// length: docs/divergences.md, 18).
 	p = at(river.X, river.Y)
 	b.do("move", "x", p.X, "y", p.Y, "steps", 4)
+	var arrived float64
+	b.eval(&arrived, amb+`.state().time`)
 	b.waitFor(`!`+amb+`.state().offData`, 30*time.Second)
+	b.waitFor(fmt.Sprintf(`%s.state().voices.some((v) => v.t >= %v)`, amb, arrived), 30*time.Second)
+	var first float64
+	b.eval(&first, fmt.Sprintf(`Math.min(...%s.state().voices.filter((v) => v.t >= %v).map((v) => v.t))`, amb, arrived))
+	t.Logf("back on the data at %.2f s of the engine's clock, the first play at %.2f s", arrived, first)
+	if first-arrived > 1 {
+		t.Errorf("back on the data at %.2f s of the engine's clock, the first sound played at %.2f s: %.2f s later, want within 1 s", arrived, first, first-arrived)
+	}
 	lfHoverAndCheck(t, b, amb, river)
 	if page == "userscript" {
 		b.waitFor(lfQ(lfStartButton)+`.textContent === "♪ ambient on"`, 10*time.Second)
