@@ -288,6 +288,9 @@ func leafletZones(t *testing.T, spec browserSpec) {
 		t.Errorf("after unbind %d zone and caption elements remain", n)
 	}
 	lfNoErrors(t, b)
+	// Leaving aborts what is loading (waves of the river's sets), which the
+	// next page's log would report: let it finish.
+	b.waitFor(`ambient.state().loading.pending === 0`, 30*time.Second)
 
 	// The example page with ?zones&captions draws the layer too.
 	b.do("goto", "url", pageURL+"/embed-example.html?zones&captions&server="+datURL)
