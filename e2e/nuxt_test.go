@@ -23,9 +23,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,18 +42,14 @@ var nxPackages = map[string]string{
 }
 
 // nxApp is the app's source: Atlas's shape (app.vue with NuxtPage, a
-// catch-all page, the map in a component under <ClientOnly>, Leaflet
+// catch-all page and the root, the map in a component under <ClientOnly>, Leaflet
 // imported from npm, Atlas's CRS) with bindLeaflet's start control and no
 // L passed: the binding finds the map's own Leaflet.
 var nxApp = map[string]string{
-	"nuxt.config.ts": "export default defineNuxtConfig({ devtools: { enabled: false }, telemetry: false });\n",
-	"app.vue":        "<template><div id=\"app\"><NuxtPage /></div></template>\n",
-	"pages/[...locationPath].vue": `<template>
-  <div id="atlas" style="height: 100vh; position: relative">
-    <ClientOnly><DerethMap /></ClientOnly>
-  </div>
-</template>
-`,
+	"nuxt.config.ts":              "export default defineNuxtConfig({ devtools: { enabled: false }, telemetry: false });\n",
+	"app.vue":                     "<template><div id=\"app\"><NuxtPage /></div></template>\n",
+	"pages/[...locationPath].vue": nxPage,
+	"pages/index.vue":             nxPage,
 	"components/DerethMap.vue": `<template><div id="map-container" ref="el" style="height: 100%; background: #242b4d"></div></template>
 <script setup>
 import L from "leaflet";
@@ -81,6 +77,17 @@ onMounted(async () => {
 </script>
 `,
 }
+
+// nxPage is a page of the app: the map, client-side only. Two pages show
+// it (the root and every deep route), so Vite puts the map's component
+// and the package in a chunk of their own that both pages import, as
+// Atlas's build does: the chunk whose assets Nuxt hints.
+const nxPage = `<template>
+  <div id="atlas" style="height: 100vh; position: relative">
+    <ClientOnly><DerethMap /></ClientOnly>
+  </div>
+</template>
+`
 
 // TestEmbedNuxtApp: the package in a Nuxt 3 build on a deep route: the
 // page names no wasm to prefetch, the browser fetches the wasm once, and
@@ -137,11 +144,20 @@ func TestEmbedNuxtApp(t *testing.T) {
 
 	// The build's own server, behind a proxy that counts the wasm's downloads.
 	nitro := nxServe(t, node, app)
-	var wasmGets atomic.Int32
+	// The engines run at once: each download is kept under the browser's
+	// User-Agent, with the request's fetch destination, purpose and range.
+	var (
+		mu       sync.Mutex
+		wasmGets = map[string][]string{}
+	)
 	proxy := httputil.NewSingleHostReverseProxy(nitro)
 	host := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == wasmPath {
-			wasmGets.Add(1)
+			mu.Lock()
+			ua := r.Header.Get("User-Agent")
+			wasmGets[ua] = append(wasmGets[ua], fmt.Sprintf("%s %s (dest %q, purpose %q, range %q)", r.Method, r.URL.Path,
+				r.Header.Get("Sec-Fetch-Dest"), r.Header.Get("Sec-Purpose")+r.Header.Get("Purpose"), r.Header.Get("Range")))
+			mu.Unlock()
 		}
 		proxy.ServeHTTP(rw, r)
 	}))
@@ -163,9 +179,9 @@ func TestEmbedNuxtApp(t *testing.T) {
 	}
 
 	forEngines(t, leafletEngines, func(t *testing.T, spec browserSpec) {
-		wasmGets.Store(0)
 		b := lfLaunch(t, spec)
 		b.do("initScript", "source", lfProbe)
+		b.do("initScript", "source", nxFetchWatch)
 		b.do("goto", "url", host.URL+viteRoute+"?server="+url.QueryEscape(dat.URL))
 		b.waitFor(`window.ambient || window.failed`, 60*time.Second)
 		var failed string
@@ -177,12 +193,32 @@ func TestEmbedNuxtApp(t *testing.T) {
 		rmPlay(t, b, "window.ambient", lfStartButton, "on", nil)
 		var fetched int
 		b.eval(&fetched, `performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname.endsWith(".wasm")).length`)
-		if n := wasmGets.Load(); n != 1 || fetched != 1 {
-			t.Errorf("the wasm was downloaded %d times (the browser's resource entries: %d), want once", n, fetched)
+		var ua string
+		b.eval(&ua, `navigator.userAgent`)
+		mu.Lock()
+		gets := slices.Clone(wasmGets[ua])
+		mu.Unlock()
+		if len(gets) != 1 || fetched != 1 {
+			var calls []string
+			b.eval(&calls, `window.wasmFetches`)
+			t.Errorf("the wasm was downloaded %d times (the browser's resource entries: %d), want once:\n%s\nthe page's fetch calls for it:\n%s",
+				len(gets), fetched, strings.Join(gets, "\n"), strings.Join(calls, "\n"))
 		}
 		lfNoErrors(t, b)
 	})
 }
+
+// nxFetchWatch keeps where each fetch of a .wasm came from (window.wasmFetches:
+// the call's stack), for a report when the wasm downloads more than once.
+const nxFetchWatch = `(() => {
+  const f = window.fetch;
+  window.wasmFetches = [];
+  window.fetch = function (input) {
+    const u = String(input && input.url || input);
+    if (u.endsWith(".wasm")) window.wasmFetches.push(u + "\n" + new Error().stack);
+    return f.apply(this, arguments);
+  };
+})()`
 
 var (
 	nxModulesOnce sync.Once
@@ -250,18 +286,21 @@ func nxServe(t *testing.T, node, app string) *url.URL {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command(node, filepath.Join(app, ".output", "server", "index.mjs"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, node, filepath.Join(app, ".output", "server", "index.mjs"))
 	cmd.Dir = app
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "HOST=127.0.0.1", "NITRO_HOST=127.0.0.1")
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
+		cancel() // SIGTERM to the group (ownGroup)
 		killGroup(cmd)
 		<-exited
 	})
