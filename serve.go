@@ -8,11 +8,11 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"syscall"
 
 	"acambient/datfetch"
+	"acambient/internal/cli"
 	"acambient/server"
 )
 
@@ -31,7 +31,7 @@ func cmdServe(args []string) error {
 	}
 	logger := log.New(os.Stderr, "", log.LstdFlags)
 
-	d, err := f.data.open()
+	d, err := f.data.Open()
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func cmdServe(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if f.build {
-		ensureWasm(ctx, f.www, logger)
+		cli.EnsureWasm(ctx, f.www, logger)
 	}
 	go f.limitMemory(ctx, logger, d)
 	h := f.handler(d, logger)
@@ -65,7 +65,7 @@ type serveFlags struct {
 	build, verbose  bool
 	zones           bool
 	cacheMB         int64
-	data            *dataFlags
+	data            *cli.DataFlags
 }
 
 func parseServeFlags(args []string) (*serveFlags, error) {
@@ -73,12 +73,12 @@ func parseServeFlags(args []string) (*serveFlags, error) {
 	f := &serveFlags{}
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.StringVar(&f.cors, "cors", "*", `Access-Control-Allow-Origin sent on every answer ("" sends none)`)
-	fs.StringVar(&f.www, "www", defaultWWW(), "folder of the page files served under /")
+	fs.StringVar(&f.www, "www", cli.DefaultWWW(), "folder of the page files served under /")
 	fs.BoolVar(&f.build, "build", true, "build www/ambient.wasm first when it is missing or older than its sources")
 	fs.Int64Var(&f.cacheMB, "cache", server.DefaultCacheBytes>>20, "MiB of memory for the cache of records read from dat files, portal and cell together, its tables included (0: none)")
 	fs.BoolVar(&f.verbose, "v", false, "log every request")
 	fs.BoolVar(&f.zones, "zones", true, "answer /zones.json and /zones.png, the sound-zone layer of the records (as the zones command writes it), computed on the first ask and kept")
-	f.data = addDataFlags(fs)
+	f.data = cli.AddDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (f *serveFlags) cacheBytes() int64 { return max(f.cacheMB, 0) << 20 }
 // handler is the server of d's records as the flags ask: one budget for
 // both dats bounds the memory of record reads in progress, whatever mix of
 // large or hostile records is asked for.
-func (f *serveFlags) handler(d *data, logger *log.Logger) *server.Handler {
+func (f *serveFlags) handler(d *cli.Data, logger *log.Logger) *server.Handler {
 	budget := datfetch.NewBudget(decodeBudget)
 	for _, src := range []datfetch.Lister{d.Portal, d.Cell} {
 		if dat, ok := src.(*datfetch.Dat); ok {
@@ -111,7 +111,7 @@ func (f *serveFlags) handler(d *data, logger *log.Logger) *server.Handler {
 }
 
 // limitMemory is limitMemory for the cache -cache asks for.
-func (f *serveFlags) limitMemory(ctx context.Context, logger *log.Logger, d *data) {
+func (f *serveFlags) limitMemory(ctx context.Context, logger *log.Logger, d *cli.Data) {
 	limitMemory(ctx, f.cacheBytes(), logger, d.Portal, d.Cell)
 }
 
@@ -167,12 +167,4 @@ func openURL(a net.Addr) string {
 		host = "localhost"
 	}
 	return fmt.Sprintf("http://%s/", net.JoinHostPort(host, fmt.Sprint(tcp.Port)))
-}
-
-// defaultWWW is www next to the source, so `go run .` from anywhere serves the page.
-func defaultWWW() string {
-	if m := moduleDir(); m != "" {
-		return filepath.Join(m, "www")
-	}
-	return "www"
 }

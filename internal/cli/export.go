@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,18 +15,21 @@ import (
 	"acambient/server"
 )
 
+// Export is `export`.
+var Export = &Command{Name: "export", Short: "write the static file tree of every record a client can ask for; with -source URL, the page alone, reading URL", Run: cmdExport}
+
 // cmdExport is `export -out DIR` (docs/interfaces.md §2.3): the static tree of every
 // record a client can ask for, and the built www/; with -source URL, the
 // built www/ alone, reading its records from URL by default.
 func cmdExport(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	out := fs.String("out", "", "folder to write (created if missing; files of an earlier export are overwritten, not removed)")
-	www := fs.String("www", defaultWWW(), "folder of the page files to copy")
+	www := fs.String("www", DefaultWWW(), "folder of the page files to copy")
 	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")
 	withZones := fs.Bool("zones", true, "also write the sound-zone layer, DIR/zones.png and DIR/zones.json (as the zones command)")
 	withHints := fs.Bool("hints", true, "also write each landblock's hint, DIR/hints/0xXXYYFFFF (what a page opening there asks for first, as serve's /hints/)")
 	source := fs.String("source", "", "write the page alone (no records, no zones), reading its records from this URL by default (with -api acdatservice for an acdatservice base)")
-	df := addDataFlags(fs)
+	df := AddDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -37,7 +40,7 @@ func cmdExport(args []string) error {
 	if *source != "" {
 		return cmdExportPage(fs, *out, *www, *build, *source, df)
 	}
-	d, err := df.open()
+	d, err := df.Open()
 	if err != nil {
 		return err
 	}
@@ -47,7 +50,7 @@ func cmdExport(args []string) error {
 	defer stop()
 	logger := log.New(os.Stderr, "", 0)
 	if *build {
-		ensureWasm(ctx, *www, logger)
+		EnsureWasm(ctx, *www, logger)
 	}
 	res, err := server.Export(ctx, server.ExportOptions{
 		Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, Out: *out, Zones: *withZones, Hints: *withHints,
@@ -70,7 +73,7 @@ func cmdExport(args []string) error {
 
 // cmdExportPage is `export -out DIR -source URL [-api acdatservice]`: the page
 // alone, for a static host, with URL as its default data source.
-func cmdExportPage(fs *flag.FlagSet, out, www string, build bool, source string, df *dataFlags) error {
+func cmdExportPage(fs *flag.FlagSet, out, www string, build bool, source string, df *DataFlags) error {
 	var clash []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -95,7 +98,7 @@ func cmdExportPage(fs *flag.FlagSet, out, www string, build bool, source string,
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if build {
-		ensureWasm(ctx, www, logger)
+		EnsureWasm(ctx, www, logger)
 	}
 	src := server.PageSource{Server: strings.TrimSuffix(source, "/"), API: df.api}
 	res, err := server.Export(ctx, server.ExportOptions{WWW: www, Out: out, Source: src})

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // runFlags are the flags `trace` and `render` share (docs/interfaces.md §1).
 type runFlags struct {
-	data                 *dataFlags
+	data                 *DataFlags
 	player, camera, path string
 	seconds, tick        float64
 	seed                 uint
@@ -22,7 +22,7 @@ type runFlags struct {
 }
 
 func addRunFlags(fs *flag.FlagSet) *runFlags {
-	o := &runFlags{data: addDataFlags(fs)}
+	o := &runFlags{data: AddDataFlags(fs)}
 	fs.StringVar(&o.player, "player", "", "listener POS (required unless -path gives one at t=0)")
 	fs.StringVar(&o.camera, "camera", "", "camera POS, may end in /HEADING (default: the player, facing north)")
 	fs.Float64Var(&o.seconds, "seconds", 60, "simulated seconds")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,12 +13,15 @@ import (
 	"acambient/core/zones"
 )
 
+// Zones is `zones`.
+var Zones = &Command{Name: "zones", Short: "the sound-zone layer: zones.png and zones.json (-out DIR)", Run: cmdZones}
+
 // cmdZones is `zones -out DIR` (docs/interfaces.md §1): the sound-zone layer,
 // DIR/zones.png and DIR/zones.json, for every land cell the source holds.
 func cmdZones(args []string) error {
 	fs := flag.NewFlagSet("zones", flag.ContinueOnError)
 	out := fs.String("out", "", "folder to write zones.png and zones.json into (created if missing)")
-	df := addDataFlags(fs)
+	df := AddDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -26,7 +29,7 @@ func cmdZones(args []string) error {
 		fs.Usage()
 		return errors.New("want -out DIR")
 	}
-	d, err := df.open()
+	d, err := df.Open()
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 
 // openHost opens the data flags' sources and a host over them (gather,
 // trace, render); non-fatal record problems go to stderr as warnings.
-func openHost(ctx context.Context, df *dataFlags, opt session.Options) (*session.Host, func(), error) {
-	d, err := df.open()
+func openHost(ctx context.Context, df *DataFlags, opt session.Options) (*session.Host, func(), error) {
+	d, err := df.Open()
 	if err != nil {
 		return nil, nil, err
 	}

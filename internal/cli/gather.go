@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,11 +11,14 @@ import (
 	"acambient/core/session"
 )
 
+// Gather is `gather`.
+var Gather = &Command{Name: "gather", Short: "one retail rebuild at -player POS; JSON", Run: cmdGather}
+
 // cmdGather runs one retail rebuild at -player on a fresh engine and prints
 // the gathered instances (docs/interfaces.md §1.2).
 func cmdGather(args []string) error {
 	fs := flag.NewFlagSet("gather", flag.ContinueOnError)
-	df := addDataFlags(fs)
+	df := AddDataFlags(fs)
 	player := fs.String("player", "", "listener POS (required): 0xXXYYCCCC/x,y,z | @X,Y,Z | 42.1N,33.6E | /loc line")
 	camera := fs.String("camera", "", "camera POS (optional; gather does not place sounds, so it only echoes it)")
 	if err := fs.Parse(args); err != nil {

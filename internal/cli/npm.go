@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,6 +14,9 @@ import (
 	"acambient/server"
 )
 
+// NPM is `npm`.
+var NPM = &Command{Name: "npm", Short: "write the npm package acambient (-out DIR) for npm pack / npm publish", Run: cmdNPM}
+
 // cmdNPM is `npm -out DIR` (docs/interfaces.md §5): the npm package
 // acambient, which `npm pack DIR` and `npm publish DIR` take as it is. The
 // wasm is built first when it is stale, as serve and export build it; a
@@ -21,7 +24,7 @@ import (
 func cmdNPM(args []string) error {
 	fs := flag.NewFlagSet("npm", flag.ContinueOnError)
 	out := fs.String("out", "", "folder to write the package to (created if missing)")
-	www := fs.String("www", defaultWWW(), "folder of the modules")
+	www := fs.String("www", DefaultWWW(), "folder of the modules")
 	version := fs.String("version", "", "the package's version (default: vX.Y.Z's X.Y.Z when the checkout's commit is tagged so, else 0.0.0-TIME-COMMIT)")
 	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")
 	if err := fs.Parse(args); err != nil {
@@ -32,7 +35,7 @@ func cmdNPM(args []string) error {
 		return errors.New("want -out DIR")
 	}
 	logger := log.New(os.Stderr, "", 0)
-	module := moduleDir()
+	module := ModuleDir()
 	if *version == "" {
 		if module == "" {
 			return errors.New("no -version given, and the module's checkout is not found to take one from")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -14,16 +14,16 @@ import (
 	"acambient/datfetch"
 )
 
-// dataFlags are the record-source flags every reading command takes
+// DataFlags are the record-source flags every reading command takes
 // (docs/interfaces.md §1): -portal FILE -cell FILE, or -dats DIR, or -server URL
 // [-api ours|acdatservice]; none → the demo world.
-type dataFlags struct {
+type DataFlags struct {
 	portal, cell, dats string
 	server, api        string
 }
 
-func addDataFlags(fs *flag.FlagSet) *dataFlags {
-	d := &dataFlags{}
+func AddDataFlags(fs *flag.FlagSet) *DataFlags {
+	d := &DataFlags{}
 	fs.StringVar(&d.portal, "portal", "", "retail client_portal.dat")
 	fs.StringVar(&d.cell, "cell", "", "retail client_cell_1.dat")
 	fs.StringVar(&d.dats, "dats", "", "folder holding client_portal.dat and client_cell_1.dat")
@@ -54,18 +54,18 @@ func remoteBases(server, api string) (portal, cell string, err error) {
 	return "", "", fmt.Errorf("-api %q: want %s or %s", api, apiOurs, apiACDatService)
 }
 
-// demoWorld builds the demo world once per process: it is deterministic, and
+// DemoWorld builds the demo world once per process: it is deterministic, and
 // the server, its tests and the tools all ask for it.
-var demoWorld = sync.OnceValues(demo.Build)
+var DemoWorld = sync.OnceValues(demo.Build)
 
-// data is an opened pair of record sources.
-type data struct {
+// Data is an opened pair of record sources.
+type Data struct {
 	Portal, Cell datfetch.Lister
 	Name         string // what is being read, for messages
 	closers      []func() error
 }
 
-func (d *data) Close() error {
+func (d *Data) Close() error {
 	var errs []error
 	for _, c := range d.closers {
 		errs = append(errs, c())
@@ -73,9 +73,9 @@ func (d *data) Close() error {
 	return errors.Join(errs...)
 }
 
-// open resolves the flags to sources. A file that is not a valid container is
+// Open resolves the flags to sources. A file that is not a valid container is
 // an error naming it.
-func (f *dataFlags) open() (*data, error) {
+func (f *DataFlags) Open() (*Data, error) {
 	if f.server != "" {
 		if f.portal != "" || f.cell != "" || f.dats != "" {
 			return nil, errors.New("give -server or dat files (-portal/-cell, -dats), not both")
@@ -87,7 +87,7 @@ func (f *dataFlags) open() (*data, error) {
 		// The cell source refuses what the cell dat's reader refuses
 		// (docs/divergences.md row 11).
 		cellOpt := datfetch.HTTPOptions{MaxRecordBytes: datfetch.MaxCellRecordBytes}
-		return &data{Portal: datfetch.NewHTTP(pb, datfetch.HTTPOptions{}), Cell: datfetch.NewHTTP(cb, cellOpt),
+		return &Data{Portal: datfetch.NewHTTP(pb, datfetch.HTTPOptions{}), Cell: datfetch.NewHTTP(cb, cellOpt),
 			Name: f.server + " (" + f.api + ")"}, nil
 	}
 	if f.api != "" && f.api != apiOurs {
@@ -103,16 +103,16 @@ func (f *dataFlags) open() (*data, error) {
 		}
 	}
 	if portal == "" && cell == "" {
-		w, err := demoWorld()
+		w, err := DemoWorld()
 		if err != nil {
 			return nil, fmt.Errorf("demo world: %w", err)
 		}
-		return &data{Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world"}, nil
+		return &Data{Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world"}, nil
 	}
 	if portal == "" || cell == "" {
 		return nil, errors.New("give both -portal and -cell (or -dats DIR)")
 	}
-	d := &data{Name: portal + " + " + cell}
+	d := &Data{Name: portal + " + " + cell}
 	for _, p := range []struct {
 		path string
 		dst  *datfetch.Lister

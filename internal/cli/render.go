@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -15,6 +15,9 @@ import (
 	"acambient/core/audio"
 	"acambient/core/mix"
 )
+
+// Render is `render`.
+var Render = &Command{Name: "render", Short: "the same run as trace, mixed to a 16-bit stereo WAV (-o FILE.wav, -o - for stdout)", Run: cmdRender}
 
 // cmdRender runs what `trace` runs, through the mixer, into a 16-bit stereo
 // WAV (docs/interfaces.md §1). It streams: the header first (the length is known),

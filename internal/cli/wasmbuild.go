@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 	"acambient/server"
 )
 
-// ensureWasm builds the page's wasm when stale. A failed build is logged
+// EnsureWasm builds the page's wasm when stale. A failed build is logged
 // loudly but does not stop the server: the records are still worth serving.
-func ensureWasm(ctx context.Context, www string, logger *log.Logger) {
-	module := moduleDir()
+func EnsureWasm(ctx context.Context, www string, logger *log.Logger) {
+	module := ModuleDir()
 	if module == "" {
 		logger.Printf("wasm: not building: the module's source folder is not found")
 		return
@@ -30,10 +30,11 @@ func ensureWasm(ctx context.Context, www string, logger *log.Logger) {
 	}()
 }
 
-// moduleDir is the folder holding this module's go.mod: where this file was
-// compiled from (`go run .` keeps the path), else the working folder. "" when
-// neither holds go.mod (an installed binary run elsewhere).
-func moduleDir() string {
+// ModuleDir is the folder holding this module's go.mod: the nearest above
+// where this file was compiled from (`go run .` keeps the path), else the
+// working folder. "" when neither has go.mod above it (an installed binary
+// run elsewhere).
+func ModuleDir() string {
 	var dirs []string
 	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
 		dirs = append(dirs, filepath.Dir(file))
@@ -42,9 +43,22 @@ func moduleDir() string {
 		dirs = append(dirs, wd)
 	}
 	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
+		for ; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				return d
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
 		}
 	}
 	return ""
+}
+
+// DefaultWWW is www next to the source, so `go run .` from anywhere serves the page.
+func DefaultWWW() string {
+	if m := ModuleDir(); m != "" {
+		return filepath.Join(m, "www")
+	}
+	return "www"
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,13 +12,16 @@ import (
 	"acambient/datfetch"
 )
 
+// Inspect is `inspect`.
+var Inspect = &Command{Name: "inspect", Short: "JSON of one record: inspect KIND ID, or inspect ls", Run: cmdInspect}
+
 // cmdInspect prints one parsed record as JSON (docs/interfaces.md §1), or lists ids.
 func cmdInspect(args []string) error {
 	if len(args) > 0 && args[0] == "ls" {
 		return inspectList(args[1:])
 	}
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
-	df := addDataFlags(fs)
+	df := AddDataFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: inspect KIND ID [data flags]   KIND: region soundtable wave landblock envcell")
 		fmt.Fprintln(fs.Output(), "       inspect ls [-db portal|cell] [-prefix 0x20] [-l] [data flags]")
@@ -41,7 +44,7 @@ func cmdInspect(args []string) error {
 	if kind == dat.KindLandBlock && isShortBlock(pos[1]) {
 		id = id<<16 | dat.LandBlockLow
 	}
-	d, err := df.open()
+	d, err := df.Open()
 	if err != nil {
 		return err
 	}
@@ -54,7 +57,7 @@ func cmdInspect(args []string) error {
 }
 
 // inspectRecord fetches and decodes one record into its JSON view.
-func inspectRecord(ctx context.Context, d *data, kind dat.Kind, id uint32) (any, error) {
+func inspectRecord(ctx context.Context, d *Data, kind dat.Kind, id uint32) (any, error) {
 	var src datfetch.Source
 	switch kind {
 	case dat.KindRegion, dat.KindSoundTable, dat.KindWave:
@@ -134,7 +137,7 @@ type envCellView struct {
 // inspectList prints the ids of one db, one "0x%08X" a line; -l adds the kind.
 func inspectList(args []string) error {
 	fs := flag.NewFlagSet("inspect ls", flag.ContinueOnError)
-	df := addDataFlags(fs)
+	df := AddDataFlags(fs)
 	db := fs.String("db", "portal", "which dat: portal or cell")
 	prefix := fs.String("prefix", "", "only ids whose hex form starts with this (0x20 = SoundTables, 0xA9B4 = one landblock)")
 	long := fs.Bool("l", false, "also print each record's kind")
@@ -142,7 +145,7 @@ func inspectList(args []string) error {
 		return err
 	}
 	want := strings.ToUpper(strings.TrimPrefix(strings.TrimPrefix(*prefix, "0x"), "0X"))
-	d, err := df.open()
+	d, err := df.Open()
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 func TestNPMCommand(t *testing.T) {
 	www := t.TempDir()
 	for _, f := range []string{"ambient.js", "ambient.d.ts", "leaflet-ambient.js", "leaflet-ambient.d.ts", "geo.js", "geo.d.ts"} {
-		b, err := os.ReadFile(filepath.Join("www", f))
+		b, err := os.ReadFile(filepath.Join("..", "..", "www", f))
 		if os.IsNotExist(err) && strings.HasPrefix(f, "geo.") {
 			continue // before www/geo.js
 		}

@@ -1,44 +1,29 @@
-package main
+package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"acambient/core/dat"
 	"acambient/core/demo"
+	"acambient/internal/testkit/cmdtest"
 )
 
-var stdioMu sync.Mutex
-
-// runCmd runs the command line as `go run . args...` would and returns its
-// stdout, stderr and exit code.
+// runCmd runs the command line as `go run . args...` would (without serve,
+// which is the root's) and returns its stdout, stderr and exit code.
 func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	stdioMu.Lock()
-	defer stdioMu.Unlock()
-	oldOut, oldErr := os.Stdout, os.Stderr
-	rOut, wOut, _ := os.Pipe()
-	rErr, wErr, _ := os.Pipe()
-	os.Stdout, os.Stderr = wOut, wErr
-	var bo, be bytes.Buffer
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { io.Copy(&bo, rOut); wg.Done() }()
-	go func() { io.Copy(&be, rErr); wg.Done() }()
-	code = run(args)
-	wOut.Close()
-	wErr.Close()
-	wg.Wait()
-	os.Stdout, os.Stderr = oldOut, oldErr
-	return bo.String(), be.String(), code
+	return cmdtest.Run(t, func(args []string) int { return Main(commands, args) }, args...)
 }
+
+// commands is the root's table without serve, whose tests are the root's.
+var commands = []*Command{Inspect, Gather, Trace, Render, Export, Demo, NPM, Zones}
+
+func TestMain(m *testing.M) { cmdtest.Main(m) }
 
 func TestInspectRegionKeys(t *testing.T) {
 	out, errs, code := runCmd(t, "inspect", "region", "0x13000000")
@@ -88,7 +73,7 @@ func TestInspectEveryDemoRecordFromDats(t *testing.T) {
 	if _, errs, code := runCmd(t, "demo", "-out", dir); code != 0 {
 		t.Fatalf("demo: exit %d: %s", code, errs)
 	}
-	d, err := (&dataFlags{dats: dir}).open()
+	d, err := (&DataFlags{dats: dir}).Open()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 )
+
+// Demo is `demo`.
+var Demo = &Command{Name: "demo", Short: "write the demo world as client_portal.dat and client_cell_1.dat", Run: cmdDemo}
 
 // cmdDemo writes the built-in demo world as a real pair of dats, so every tool
 // that reads retail dats (ours or another's) can read it too.
@@ -23,7 +26,7 @@ func cmdDemo(args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	w, err := demoWorld()
+	w, err := DemoWorld()
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/binary"
@@ -19,7 +19,7 @@ import (
 // counts the requests that reach it.
 func ourDemoServer(t *testing.T, wrap func(http.Handler) http.Handler, n *atomic.Int64) *httptest.Server {
 	t.Helper()
-	d, err := (&dataFlags{}).open()
+	d, err := (&DataFlags{}).Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func ourDemoServer(t *testing.T, wrap func(http.Handler) http.Handler, n *atomic
 // over 16 bytes that zlib shrinks is stored, and so served, compressed.
 func acdatDemoServer(t *testing.T) (*httptest.Server, *acdatsvc.Server, acdatsvc.Dat) {
 	t.Helper()
-	w, err := demoWorld()
+	w, err := DemoWorld()
 	if err != nil {
 		t.Fatal(err)
 	}

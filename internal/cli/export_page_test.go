@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"html"
@@ -99,7 +99,7 @@ func TestExportPageCommandErrors(t *testing.T) {
 
 // The repository's own page holds the meta export fills, once.
 func TestPageHasSourceMeta(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(defaultWWW(), "index.html"))
+	b, err := os.ReadFile(filepath.Join(DefaultWWW(), "index.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func pageSourceMeta(t *testing.T, page string) (server, api string) {
 func fakeWWW(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := defaultWWW()
+	src := DefaultWWW()
 	files, err := server.PageFiles(src)
 	if err != nil {
 		t.Fatal(err)

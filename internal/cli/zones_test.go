@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -64,7 +64,7 @@ func runZones(t *testing.T, args ...string) zonesOut {
 // cells present.
 func TestZonesAreGathers(t *testing.T) {
 	z := runZones(t)
-	w, err := demoWorld()
+	w, err := DemoWorld()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"acambient/core/dat"
 	"acambient/datfetch"
+	"acambient/internal/testkit/cmdtest"
 	"acambient/server"
 )
 
@@ -24,12 +25,12 @@ import (
 // record bytes on both sets of routes, a 404 for a record that is not
 // there. (-build=false: the wasm build is server/wasm_test.go's.)
 func TestExportCommand(t *testing.T) {
-	w, err := demoWorld()
+	w, err := DemoWorld()
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	cmd := exec.Command(builtBinary(t), "export", "-out", out, "-build=false")
+	cmd := exec.Command(cmdtest.Binary(t), "export", "-out", out, "-build=false")
 	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "exported demo world to "+out) {
 		t.Fatalf("export: %v\n%s", err, b)
 	}
@@ -70,7 +71,7 @@ func TestExportCommand(t *testing.T) {
 
 	static := httptest.NewServer(http.FileServer(http.Dir(out)))
 	t.Cleanup(static.Close)
-	serve := startServe(t, "", "-addr", "127.0.0.1:0")
+	serve := cmdtest.StartServe(t, "", "-addr", "127.0.0.1:0")
 	ctx := context.Background()
 	for _, api := range []struct{ portal, cell string }{
 		{"files/", "cell/files/"},                  // ours
@@ -81,7 +82,7 @@ func TestExportCommand(t *testing.T) {
 			ids   []uint32
 			recs  map[uint32][]byte
 		}{{api.portal, portalIDs, w.Portal}, {api.cell, cellIDs, w.Cell}} {
-			fromServe := datfetch.NewHTTP(serve.url+db.route, datfetch.HTTPOptions{})
+			fromServe := datfetch.NewHTTP(serve.URL+db.route, datfetch.HTTPOptions{})
 			fromExport := datfetch.NewHTTP(static.URL+"/"+db.route, datfetch.HTTPOptions{})
 			for _, id := range db.ids {
 				a, errA := fromServe.Get(ctx, id)
@@ -110,8 +111,8 @@ func TestExportCommand(t *testing.T) {
 	}
 	// The raw answers too: a record's bytes, not only what the client makes of them.
 	for _, p := range []string{"files/" + hex(wave), "dats/portal/files/" + hex(wave), "cell/files/" + hex(lb)} {
-		_, a := getURL(t, "GET", serve.url+p)
-		_, b := getURL(t, "GET", static.URL+"/"+p)
+		_, a := cmdtest.GetURL(t, "GET", serve.URL+p)
+		_, b := cmdtest.GetURL(t, "GET", static.URL+"/"+p)
 		if !bytes.Equal(a, b) {
 			t.Errorf("/%s: serve and the export differ (%d, %d bytes)", p, len(a), len(b))
 		}

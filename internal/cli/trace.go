@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -10,6 +10,9 @@ import (
 
 	"acambient/core/session"
 )
+
+// Trace is `trace`.
+var Trace = &Command{Name: "trace", Short: "simulated run; JSON lines of play decisions", Run: cmdTrace}
 
 // cmdTrace runs the engine on a simulated clock and prints its decisions as
 // JSON lines (docs/interfaces.md §1.3). The same flags and seed give the same bytes.
