@@ -11,13 +11,14 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 	"acambient/internal/cli"
 	"acambient/server"
 )
 
 // decodeBudget bounds the bytes that record reads in progress hold at once
-// (datfetch.Budget): four of the largest compressed records a portal dat may
+// (datfile.Budget): four of the largest compressed records a portal dat may
 // hold (32 MiB stored plus 32 MiB declared, datfetch's caps), hundreds of
 // real ones (the largest EoR record is under 2 MiB).
 const decodeBudget = 256 << 20
@@ -96,9 +97,9 @@ func (f *serveFlags) cacheBytes() int64 { return max(f.cacheMB, 0) << 20 }
 // both dats bounds the memory of record reads in progress, whatever mix of
 // large or hostile records is asked for.
 func (f *serveFlags) handler(d *cli.Data, logger *log.Logger) *server.Handler {
-	budget := datfetch.NewBudget(decodeBudget)
-	for _, src := range []datfetch.Lister{d.Portal, d.Cell} {
-		if dat, ok := src.(*datfetch.Dat); ok {
+	budget := datfile.NewBudget(decodeBudget)
+	for _, src := range []source.Lister{d.Portal, d.Cell} {
+		if dat, ok := src.(*datfile.Dat); ok {
 			dat.SetBudget(budget)
 		}
 	}
@@ -128,7 +129,7 @@ const gcHeadroom = 24 << 20
 // anyway), and gcHeadroom. Without it the collector's default pacing (GOGC
 // 100) lets the heap grow to twice what is live: 64 MiB of cache became
 // ~180 MiB resident. A GOMEMLIMIT the user set is left alone.
-func limitMemory(ctx context.Context, cache int64, logger *log.Logger, srcs ...datfetch.Lister) {
+func limitMemory(ctx context.Context, cache int64, logger *log.Logger, srcs ...source.Lister) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 	"acambient/internal/cli"
 	"acambient/internal/testkit/cmdtest"
 )
@@ -259,7 +259,7 @@ func TestServeMemoryLimit(t *testing.T) {
 	f, d := serveDemoDats(t, "-cache", "8")
 	t.Setenv("GOMEMLIMIT", "")
 	f.limitMemory(context.Background(), log.New(io.Discard, "", 0), d)
-	index := d.Portal.(*datfetch.Dat).IndexBytes() + d.Cell.(*datfetch.Dat).IndexBytes()
+	index := d.Portal.(*datfile.Dat).IndexBytes() + d.Cell.(*datfile.Dat).IndexBytes()
 	if got, want := debug.SetMemoryLimit(-1), int64(8<<20+24<<20)+index; got != want || index == 0 {
 		t.Errorf("memory limit %d, want 8 MiB + 24 MiB + the indexes' %d = %d", got, index, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"acambient/core/world"
+	"acambient/datfetch/source"
 )
 
 // Presence is what is known of whether a cell source holds a landblock.
@@ -40,7 +41,7 @@ func (p Presence) String() string {
 // forgets nothing: the sources are immutable while read. Other ids pass
 // through. Safe for concurrent use.
 type Landblocks struct {
-	src Source
+	src source.Source
 
 	mu     sync.Mutex
 	listed bool
@@ -66,7 +67,7 @@ func (b *blockBits) has(i int) bool { return b[i>>6]&(1<<(i&63)) != 0 }
 func (b *blockBits) set(i int)      { b[i>>6] |= 1 << (i & 63) }
 
 // NewLandblocks wraps the cell source src.
-func NewLandblocks(src Source) *Landblocks {
+func NewLandblocks(src source.Source) *Landblocks {
 	return &Landblocks{src: src, asking: map[uint32]*asking{}}
 }
 
@@ -106,7 +107,7 @@ func (l *Landblocks) Get(ctx context.Context, id uint32) ([]byte, error) {
 		}
 		if l.presenceLocked(i) == Absent {
 			l.mu.Unlock()
-			return nil, NotFound(id)
+			return nil, source.NotFound(id)
 		}
 		if a := l.asking[id]; a != nil {
 			l.mu.Unlock()
@@ -129,7 +130,7 @@ func (l *Landblocks) Get(ctx context.Context, id uint32) ([]byte, error) {
 		switch {
 		case a.err == nil:
 			l.present.set(i)
-		case errors.Is(a.err, ErrNotFound):
+		case errors.Is(a.err, source.ErrNotFound):
 			l.absent.set(i)
 		}
 		delete(l.asking, id)

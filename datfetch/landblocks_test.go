@@ -9,11 +9,13 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"acambient/datfetch/source"
 )
 
 // countingSource counts the Gets that reach it, per id.
 type countingSource struct {
-	Source
+	source.Source
 	mu     sync.Mutex
 	gets   map[uint32]int
 	gate   chan struct{} // when set, every Get waits for it to close
@@ -45,7 +47,7 @@ func newCounting(ids ...uint32) *countingSource {
 	for _, id := range ids {
 		recs[id] = binary.LittleEndian.AppendUint32(nil, id)
 	}
-	return &countingSource{Source: NewMemory(recs), gets: map[uint32]int{}}
+	return &countingSource{Source: source.NewMemory(recs), gets: map[uint32]int{}}
 }
 
 // A missing landblock is asked for once, however many ask, at once or
@@ -72,12 +74,12 @@ func TestLandblocksAskEachMissingOnce(t *testing.T) {
 	wg.Wait()
 	src.gate, src.asking = nil, nil
 	for i := 0; i < 3; i++ {
-		if _, err := l.Get(ctx, missing); !errors.Is(err, ErrNotFound) {
+		if _, err := l.Get(ctx, missing); !errors.Is(err, source.ErrNotFound) {
 			t.Fatalf("missing: %v", err)
 		}
 	}
 	for i, err := range errs {
-		var nf *NotFoundError
+		var nf *source.NotFoundError
 		if !errors.As(err, &nf) || nf.ID != missing {
 			t.Errorf("concurrent Get %d: %v", i, err)
 		}
@@ -112,7 +114,7 @@ func TestLandblocksListingSparesRequests(t *testing.T) {
 	if !l.Listed() || l.Presence(0xA9, 0xB5) != Present || l.Presence(0x10, 0x10) != Absent {
 		t.Fatalf("after the listing: %v %v", l.Presence(0xA9, 0xB5), l.Presence(0x10, 0x10))
 	}
-	if _, err := l.Get(context.Background(), c); !errors.Is(err, ErrNotFound) || src.count(c) != 0 {
+	if _, err := l.Get(context.Background(), c); !errors.Is(err, source.ErrNotFound) || src.count(c) != 0 {
 		t.Errorf("unlisted: %v, asked %d times; want not found, never asked", err, src.count(c))
 	}
 	if _, err := l.Get(context.Background(), b); err != nil || src.count(b) != 1 {
@@ -182,7 +184,7 @@ func TestLandblocksWaitForTheListing(t *testing.T) {
 		default:
 		}
 		l.SetListing([]uint32{a})
-		if err := <-got; !errors.Is(err, ErrNotFound) || src.count(c) != 0 {
+		if err := <-got; !errors.Is(err, source.ErrNotFound) || src.count(c) != 0 {
 			t.Errorf("after the listing: %v, asked %d times; want not found, never asked", err, src.count(c))
 		}
 	})
@@ -208,7 +210,7 @@ func TestLandblocksWaitForTheListing(t *testing.T) {
 		}
 		// A listing that comes late still counts.
 		l.SetListing([]uint32{a})
-		if _, err := l.Get(context.Background(), c); !errors.Is(err, ErrNotFound) || src.count(c) != 0 {
+		if _, err := l.Get(context.Background(), c); !errors.Is(err, source.ErrNotFound) || src.count(c) != 0 {
 			t.Errorf("late listing: %v, asked %d times", err, src.count(c))
 		}
 	})

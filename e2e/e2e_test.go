@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -299,7 +299,7 @@ var scenarioSpots = []struct{ name, pos string }{
 func TestPageAgainstServe(t *testing.T) {
 	www, w := site(t)
 	h := server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})
 	forEngines(t, allEngines, func(t *testing.T, b browserSpec) { runScenario(t, b, h) })
 }
@@ -310,7 +310,7 @@ func TestPageAgainstStaticExport(t *testing.T) {
 	www, w := site(t)
 	out := t.TempDir()
 	if _, err := server.Export(context.Background(), server.ExportOptions{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
 		Hints: true, // as `export` writes them by default
 	}); err != nil {
 		t.Fatal(err)

@@ -27,7 +27,8 @@ import (
 	"sync"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 	"acambient/internal/acdatspec"
 )
 
@@ -45,20 +46,20 @@ type acdatState struct {
 // block and stored size (create_index binds file.file_offset, file.file_size).
 type acdatEntry struct{ id, offset, size uint32 }
 
-// entryWalker is a source that can list its container entries: *datfetch.Dat.
+// entryWalker is a source that can list its container entries: *datfile.Dat.
 type entryWalker interface {
-	Walk(fn func(datfetch.Entry) error) error
+	Walk(fn func(datfile.Entry) error) error
 }
 
 // storedReader is a source that can say how a record is stored (its size,
 // whether compressed) before reading it, and hand it out as stored, into a
-// buffer: *datfetch.Dat.
+// buffer: *datfile.Dat.
 type storedReader interface {
-	Lookup(id uint32) (datfetch.Entry, error)
-	ReadStored(ctx context.Context, e datfetch.Entry, dst []byte) ([]byte, error)
+	Lookup(id uint32) (datfile.Entry, error)
+	ReadStored(ctx context.Context, e datfile.Entry, dst []byte) ([]byte, error)
 }
 
-// digester is a source backed by a file it can hash: *datfetch.Dat.
+// digester is a source backed by a file it can hash: *datfile.Dat.
 type digester interface {
 	Digest(ctx context.Context) (int64, string, error)
 }
@@ -118,7 +119,7 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which acda
 	}
 	rec, err := d.storedRecord(r, id)
 	switch {
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		notFound()
 		return
 	case err != nil && r.Context().Err() != nil:
@@ -237,7 +238,7 @@ func (h *Handler) acdatEntries(r *http.Request, which acdatspec.Dat, d *db) ([]a
 	ents := []acdatEntry{}
 	switch src := d.src.(type) {
 	case entryWalker:
-		err := src.Walk(func(e datfetch.Entry) error {
+		err := src.Walk(func(e datfile.Entry) error {
 			if e.Size != 0 { // what Get can return, as the hex listing
 				ents = append(ents, acdatEntry{e.ID, e.Offset, e.Size})
 			}
@@ -251,7 +252,7 @@ func (h *Handler) acdatEntries(r *http.Request, which acdatspec.Dat, d *db) ([]a
 		if err != nil {
 			return nil, err
 		}
-		_, inMemory := src.(*datfetch.Memory)
+		_, inMemory := src.(*source.Memory)
 		for _, id := range ids {
 			e := acdatEntry{id: id}
 			if inMemory {

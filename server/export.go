@@ -14,16 +14,17 @@ import (
 	"acambient/core/dat"
 	"acambient/core/zones"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/internal/modgraph"
 )
 
 // ExportOptions say what Export reads and where it writes.
 type ExportOptions struct {
-	Portal datfetch.Source // the region, SoundTables and Waves are fetched by id
-	Cell   datfetch.Lister // every landblock and EnvCell is listed
-	Name   string          // for the generated index
-	WWW    string          // page folder to copy; "" copies none
-	Out    string          // created if missing
+	Portal source.Source // the region, SoundTables and Waves are fetched by id
+	Cell   source.Lister // every landblock and EnvCell is listed
+	Name   string        // for the generated index
+	WWW    string        // page folder to copy; "" copies none
+	Out    string        // created if missing
 
 	// Warnf reports what is skipped (a SoundTable or Wave named but missing or
 	// unreadable); nil discards.
@@ -152,7 +153,7 @@ type exporter struct {
 // (files/, cell/files/) and acdatservice's (dats/{dat}/files/).
 type route struct {
 	dir, acdatDir string
-	src           datfetch.Source
+	src           source.Source
 }
 
 // portal writes the region and what it names, returning the ids written.
@@ -258,7 +259,7 @@ func (e *exporter) copy(ctx context.Context, dir route, id uint32, kind, why str
 func (e *exporter) get(ctx context.Context, id uint32, kind, why string) ([]byte, bool, error) {
 	b, err := e.opt.Portal.Get(ctx, id)
 	if err == nil {
-		err = datfetch.CheckDID(id, b)
+		err = source.CheckDID(id, b)
 	}
 	return e.judge(ctx, id, b, err, kind, why)
 }
@@ -266,7 +267,7 @@ func (e *exporter) get(ctx context.Context, id uint32, kind, why string) ([]byte
 func (e *exporter) getCell(ctx context.Context, id uint32, kind string) ([]byte, bool, error) {
 	b, err := e.opt.Cell.Get(ctx, id)
 	if err == nil {
-		err = datfetch.CheckDID(id, b)
+		err = source.CheckDID(id, b)
 	}
 	return e.judge(ctx, id, b, err, kind, "listed by the cell dat")
 }
@@ -277,7 +278,7 @@ func (e *exporter) judge(ctx context.Context, id uint32, b []byte, err error, ki
 		return b, true, nil
 	case ctx.Err() != nil:
 		return nil, false, ctx.Err()
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		e.opt.Warnf("%s 0x%08X %s is missing; skipped (serve answers 404 too)", kind, id, why)
 	default:
 		e.opt.Warnf("%s 0x%08X %s is unreadable; skipped: %v", kind, id, why, err)
@@ -313,7 +314,7 @@ func (e *exporter) write(ctx context.Context, dir route, id uint32, b []byte) er
 // storedForm returns a record's stored bytes when they differ from the
 // record (a compressed entry of a dat file), else nil: acdatservice's route
 // serves what the dat stores, as Handler.acdatRecord does.
-func storedForm(ctx context.Context, src datfetch.Source, id uint32) ([]byte, error) {
+func storedForm(ctx context.Context, src source.Source, id uint32) ([]byte, error) {
 	sr, ok := src.(storedReader)
 	if !ok {
 		return nil, nil
@@ -402,7 +403,7 @@ func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
 		}
 		return versionIndexFile(e.opt.Out) // as serve sends it (pagever.go)
 	}
-	page, err := IndexPage(ctx, e.opt.Name, datfetch.NewMemory(idSet(portalIDs)), datfetch.NewMemory(idSet(cellIDs)), exportLinks)
+	page, err := IndexPage(ctx, e.opt.Name, source.NewMemory(idSet(portalIDs)), source.NewMemory(idSet(cellIDs)), exportLinks)
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,8 @@ import (
 	"acambient/core/demo"
 	"acambient/core/zones"
 	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 )
 
 func TestExport(t *testing.T) {
@@ -28,7 +30,7 @@ func TestExport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "site")
 	var warnings []string
 	res, err := Export(context.Background(), ExportOptions{
-		Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell),
+		Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell),
 		Name: "test world", WWW: www, Out: out,
 		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) },
 	})
@@ -106,7 +108,7 @@ func TestExport(t *testing.T) {
 	// With a page of its own, www's index.html is kept.
 	www2 := writeWWW(t, map[string]string{"index.html": "<p>mine</p>"})
 	out2 := t.TempDir()
-	if _, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell), WWW: www2, Out: out2}); err != nil {
+	if _, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell), WWW: www2, Out: out2}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(out2, "index.html")); string(got) != "<p>mine</p>" {
@@ -117,12 +119,12 @@ func TestExport(t *testing.T) {
 func TestExportErrors(t *testing.T) {
 	w := testWorld(t)
 	noRegion := map[uint32][]byte{0x20000012: w.portal[0x20000012]}
-	_, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(noRegion), Cell: datfetch.NewMemory(w.cell), Out: t.TempDir()})
+	_, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(noRegion), Cell: source.NewMemory(w.cell), Out: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "region 0x13000000: 0x13000000: record not found") {
 		t.Errorf("no region: %v", err)
 	}
 	bad := map[uint32][]byte{0x13000000: w.portal[0x13000000][:40]}
-	_, err = Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(bad), Cell: datfetch.NewMemory(w.cell), Out: t.TempDir()})
+	_, err = Export(context.Background(), ExportOptions{Portal: source.NewMemory(bad), Cell: source.NewMemory(w.cell), Out: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "0x13000000") {
 		t.Errorf("truncated region: %v", err)
 	}
@@ -130,7 +132,7 @@ func TestExportErrors(t *testing.T) {
 	p := maps.Clone(w.portal)
 	p[0x20000013] = p[0x20000013][:20]
 	var warnings []string
-	res, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(p), Cell: datfetch.NewMemory(w.cell), Out: t.TempDir(),
+	res, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(p), Cell: source.NewMemory(w.cell), Out: t.TempDir(),
 		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -139,9 +141,9 @@ func TestExportErrors(t *testing.T) {
 		t.Errorf("corrupt table: %+v %q", res, warnings)
 	}
 	// A cell record the source cannot read is skipped with a warning.
-	cell := faulty{datfetch.NewMemory(w.cell), map[uint32]error{0xA9B40101: fmt.Errorf("bad zlib")}}
+	cell := faulty{source.NewMemory(w.cell), map[uint32]error{0xA9B40101: fmt.Errorf("bad zlib")}}
 	warnings = nil
-	res, err = Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: cell, Out: t.TempDir(),
+	res, err = Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: cell, Out: t.TempDir(),
 		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +154,7 @@ func TestExportErrors(t *testing.T) {
 	// A cancelled export stops.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Export(ctx, ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: cancelled{datfetch.NewMemory(w.cell)}, Out: t.TempDir()}); err == nil {
+	if _, err := Export(ctx, ExportOptions{Portal: source.NewMemory(w.portal), Cell: cancelled{source.NewMemory(w.cell)}, Out: t.TempDir()}); err == nil {
 		t.Error("cancelled export succeeded")
 	}
 }
@@ -162,10 +164,10 @@ func TestExportErrors(t *testing.T) {
 // the client's own source.
 func TestExportServesAsServe(t *testing.T) {
 	w := testWorld(t)
-	checkExportMatchesServe(t, datfetch.NewMemory(w.portal), datfetch.NewMemory(w.cell), len(exportedPortal), len(exportedCell))
+	checkExportMatchesServe(t, source.NewMemory(w.portal), source.NewMemory(w.cell), len(exportedPortal), len(exportedCell))
 }
 
-func checkExportMatchesServe(t *testing.T, portal, cell datfetch.Lister, wantPortal, wantCell int) {
+func checkExportMatchesServe(t *testing.T, portal, cell source.Lister, wantPortal, wantCell int) {
 	t.Helper()
 	out := t.TempDir()
 	if _, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out}); err != nil {
@@ -263,12 +265,12 @@ func rawBody(t *testing.T, url string) []byte {
 // plain record's two copies are one file.
 func TestExportAcdatStored(t *testing.T) {
 	w := testWorld(t)
-	portal, _ := writeDat(t, datfetch.Portal, w.portal, 0x0A000101)
-	cell, _ := writeDat(t, datfetch.Cell, w.cell)
+	portal, _ := writeDat(t, datfile.Portal, w.portal, 0x0A000101)
+	cell, _ := writeDat(t, datfile.Cell, w.cell)
 	out := t.TempDir()
 	// A first export from memory links every pair; the export from the dat
 	// over it must not write the stored form through the link into files/.
-	if _, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell), Out: out}); err != nil {
+	if _, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell), Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out})
@@ -310,7 +312,7 @@ func dirNames(t *testing.T, dir string) []string {
 }
 
 // cancelled fails every call as a source does once its context ends.
-type cancelled struct{ datfetch.Lister }
+type cancelled struct{ source.Lister }
 
 func (c cancelled) Get(ctx context.Context, id uint32) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
@@ -319,7 +321,7 @@ func (c cancelled) Get(ctx context.Context, id uint32) ([]byte, error) {
 	return c.Lister.Get(ctx, id)
 }
 
-func errorsIsNotFound(err error) bool { return errors.Is(err, datfetch.ErrNotFound) }
+func errorsIsNotFound(err error) bool { return errors.Is(err, source.ErrNotFound) }
 
 // TestExportDemoWorld is the same promise over the built-in demo world.
 func TestExportDemoWorld(t *testing.T) {
@@ -327,7 +329,7 @@ func TestExportDemoWorld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	portal, cell := datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell)
+	portal, cell := source.NewMemory(w.Portal), source.NewMemory(w.Cell)
 	// What the export must hold, from the records themselves.
 	wantPortal, wantCell := demoReachable(t, w.Portal), 0
 	for id := range w.Cell {
@@ -382,7 +384,7 @@ func TestExportWarnsOfAnIncompleteSite(t *testing.T) {
 		"ambient.js": `const wasm = new URL("./ambient.wasm", import.meta.url); await import("./wasm_exec.js");`,
 	})
 	var warns []string
-	_, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell),
+	_, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell),
 		WWW: www, Out: t.TempDir(), Warnf: func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -406,7 +408,7 @@ func TestExportZones(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	portal, cell := datfetch.NewMemory(dw.Portal), datfetch.NewMemory(dw.Cell)
+	portal, cell := source.NewMemory(dw.Portal), source.NewMemory(dw.Cell)
 	out := t.TempDir()
 	res, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out, Zones: true})
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // A hand-made world, laid out by docs/dat-format.md, small enough to reason about:
@@ -155,7 +155,7 @@ func f32bits(f float32) uint32 { return math.Float32bits(f) }
 
 // faulty wraps a source so that some ids fail as a corrupt container would.
 type faulty struct {
-	datfetch.Lister
+	source.Lister
 	bad map[uint32]error
 }
 
@@ -189,10 +189,10 @@ func newTestHandler(t testing.TB, opt Options) (*Handler, *syncBuffer) {
 	t.Helper()
 	w := testWorld(t)
 	if opt.Portal == nil {
-		opt.Portal = datfetch.NewMemory(w.portal)
+		opt.Portal = source.NewMemory(w.portal)
 	}
 	if opt.Cell == nil {
-		opt.Cell = datfetch.NewMemory(w.cell)
+		opt.Cell = source.NewMemory(w.cell)
 	}
 	if opt.Name == "" {
 		opt.Name = "test world"

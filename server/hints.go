@@ -14,7 +14,7 @@ import (
 
 	"acambient/core/dat"
 	"acambient/core/hints"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // The hints of the served records (docs/interfaces.md §2.1, core/hints):
@@ -29,8 +29,8 @@ type hintStore struct {
 	mu    sync.Mutex
 	maker *hints.Maker // nil until the region is read
 
-	cache   *datfetch.Cache[*payload]
-	flights datfetch.Flights[*payload]
+	cache   *source.Cache[*payload]
+	flights source.Flights[*payload]
 }
 
 // HintsDir is the folder of the hints, served and exported: /hints/0xXXYYFFFF.
@@ -51,7 +51,7 @@ func (h *Handler) serveHint(w http.ResponseWriter, r *http.Request, seg string) 
 	}
 	p, err := h.hint(r.Context(), id)
 	switch {
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		http.Error(w, fmt.Sprintf("no hint for 0x%08X: %v", id, err), http.StatusNotFound)
 		return
 	case err != nil && r.Context().Err() != nil:
@@ -79,7 +79,7 @@ func (h *Handler) hint(ctx context.Context, id uint32) (*payload, error) {
 			return nil, err
 		}
 		s.maker = m
-		s.cache = datfetch.NewCache(hintCacheBytes, func(p *payload) int64 { return int64(len(p.b)) + 200 })
+		s.cache = source.NewCache(hintCacheBytes, func(p *payload) int64 { return int64(len(p.b)) + 200 })
 	}
 	s.mu.Unlock()
 	if p, ok := s.cache.Get(id); ok {

@@ -11,12 +11,12 @@ import (
 
 	"acambient/core/demo"
 	"acambient/core/hints"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // countingCell counts the landblock reads (nine per hint computed).
 type countingCell struct {
-	datfetch.Lister
+	source.Lister
 	reads atomic.Int32
 }
 
@@ -36,9 +36,9 @@ func TestServeHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cell := &countingCell{Lister: datfetch.NewMemory(dw.Cell)}
-	h, _ := newTestHandler(t, Options{Portal: datfetch.NewMemory(dw.Portal), Cell: cell, CORS: "*"})
-	m, err := hints.New(context.Background(), datfetch.NewMemory(dw.Portal), datfetch.NewMemory(dw.Cell), false)
+	cell := &countingCell{Lister: source.NewMemory(dw.Cell)}
+	h, _ := newTestHandler(t, Options{Portal: source.NewMemory(dw.Portal), Cell: cell, CORS: "*"})
+	m, err := hints.New(context.Background(), source.NewMemory(dw.Portal), source.NewMemory(dw.Cell), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestServeHints(t *testing.T) {
 			t.Errorf("GET %s: %d; want %d", target, r.StatusCode, code)
 		}
 	}
-	empty, _ := newTestHandler(t, Options{Portal: datfetch.NewMemory(nil), Cell: datfetch.NewMemory(dw.Cell)})
+	empty, _ := newTestHandler(t, Options{Portal: source.NewMemory(nil), Cell: source.NewMemory(dw.Cell)})
 	if r := do(empty, "GET", "/hints/0xA9B5FFFF"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("no region: %d; want 404", r.StatusCode)
 	}
@@ -101,7 +101,7 @@ func TestExportHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := ExportOptions{Portal: datfetch.NewMemory(dw.Portal), Cell: datfetch.NewMemory(dw.Cell), Out: t.TempDir(), Hints: true}
+	opt := ExportOptions{Portal: source.NewMemory(dw.Portal), Cell: source.NewMemory(dw.Cell), Out: t.TempDir(), Hints: true}
 	res, err := Export(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +113,7 @@ func TestExportHints(t *testing.T) {
 	if err != nil || len(files) != res.Hints {
 		t.Fatalf("hints/ holds %d files (%v); want %d", len(files), err, res.Hints)
 	}
-	h, _ := newTestHandler(t, Options{Portal: opt.Portal.(datfetch.Lister), Cell: opt.Cell})
+	h, _ := newTestHandler(t, Options{Portal: opt.Portal.(source.Lister), Cell: opt.Cell})
 	var n int64
 	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join(opt.Out, HintsDir, f.Name()))

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/internal/modgraph"
 )
 
@@ -324,7 +324,7 @@ func TestExportVersionsIndex(t *testing.T) {
 	}
 	w := testWorld(t)
 	out := filepath.Join(t.TempDir(), "site")
-	if _, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell),
+	if _, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell),
 		WWW: www, Out: out, Warnf: func(string, ...any) {}}); err != nil {
 		t.Fatal(err)
 	}

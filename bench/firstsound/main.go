@@ -47,7 +47,7 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -114,7 +114,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("demo world: %w", err)
 	}
-	h := server.New(server.Options{Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
+	h := server.New(server.Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell),
 		Name: "demo world", WWW: dir, Log: log.New(io.Discard, "", 0)})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

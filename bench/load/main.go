@@ -41,7 +41,8 @@ import (
 
 	"acambient/core/dat"
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 	"acambient/internal/scatterdat"
 	"acambient/server"
 )
@@ -240,19 +241,19 @@ func workDir(keep, key string) (dir string, reuse bool, err error) {
 }
 
 // sources are the demo world, or a pair of retail dats.
-func sources(portal, cell string) (p, c datfetch.Lister, name string, err error) {
+func sources(portal, cell string) (p, c source.Lister, name string, err error) {
 	if portal == "" && cell == "" {
 		w, err := demo.Build()
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("demo world: %w", err)
 		}
-		return datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), "demo world", nil
+		return source.NewMemory(w.Portal), source.NewMemory(w.Cell), "demo world", nil
 	}
-	pd, err := datfetch.OpenDat(portal)
+	pd, err := datfile.OpenDat(portal)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	cd, err := datfetch.OpenDat(cell)
+	cd, err := datfile.OpenDat(cell)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -271,7 +272,7 @@ func writeScattered(dir string, n int) (portal, cell string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if err := datfetch.WriteDat(f, datfetch.Portal, w.Portal); err != nil {
+	if err := datfile.WriteDat(f, datfile.Portal, w.Portal); err != nil {
 		f.Close()
 		return "", "", err
 	}
@@ -284,7 +285,7 @@ func writeScattered(dir string, n int) (portal, cell string, err error) {
 	return portal, cell, nil
 }
 
-func closeSources(srcs ...datfetch.Lister) {
+func closeSources(srcs ...source.Lister) {
 	for _, s := range srcs {
 		if c, ok := s.(io.Closer); ok {
 			c.Close()

@@ -36,6 +36,7 @@ import (
 	"acambient/core/caption"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Options configure a Host.
@@ -146,7 +147,7 @@ type Host struct {
 // New loads the region and makes a host over it. A missing or malformed
 // region is fatal: without it there is no ambient data at all. ctx bounds
 // every fetch the host makes, for its whole life.
-func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host, error) {
+func New(ctx context.Context, portal, cell source.Source, opt Options) (*Host, error) {
 	land := datfetch.NewLandblocks(cell)
 	if opt.Listing != nil {
 		// Asked beside the region, not after it: the first landblocks wait

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 	"acambient/internal/synthworld"
 )
 
@@ -18,12 +18,12 @@ func BenchmarkWholeWorld(b *testing.B) {
 	if err := synthworld.Write(dir); err != nil {
 		b.Fatal(err)
 	}
-	portal, err := datfetch.OpenDat(dir + "/client_portal.dat")
+	portal, err := datfile.OpenDat(dir + "/client_portal.dat")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer portal.Close()
-	cell, err := datfetch.OpenDat(dir + "/client_cell_1.dat")
+	cell, err := datfile.OpenDat(dir + "/client_cell_1.dat")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"acambient/core/demo"
 	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 )
 
 // DataFlags are the record-source flags every reading command takes
@@ -60,7 +62,7 @@ var DemoWorld = sync.OnceValues(demo.Build)
 
 // Data is an opened pair of record sources.
 type Data struct {
-	Portal, Cell datfetch.Lister
+	Portal, Cell source.Lister
 	Name         string // what is being read, for messages
 	closers      []func() error
 }
@@ -86,7 +88,7 @@ func (f *DataFlags) Open() (*Data, error) {
 		}
 		// The cell source refuses what the cell dat's reader refuses
 		// (docs/divergences.md row 11).
-		cellOpt := datfetch.HTTPOptions{MaxRecordBytes: datfetch.MaxCellRecordBytes}
+		cellOpt := datfetch.HTTPOptions{MaxRecordBytes: datfile.MaxCellRecordBytes}
 		return &Data{Portal: datfetch.NewHTTP(pb, datfetch.HTTPOptions{}), Cell: datfetch.NewHTTP(cb, cellOpt),
 			Name: f.server + " (" + f.api + ")"}, nil
 	}
@@ -107,7 +109,7 @@ func (f *DataFlags) Open() (*Data, error) {
 		if err != nil {
 			return nil, fmt.Errorf("demo world: %w", err)
 		}
-		return &Data{Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world"}, nil
+		return &Data{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world"}, nil
 	}
 	if portal == "" || cell == "" {
 		return nil, errors.New("give both -portal and -cell (or -dats DIR)")
@@ -115,13 +117,13 @@ func (f *DataFlags) Open() (*Data, error) {
 	d := &Data{Name: portal + " + " + cell}
 	for _, p := range []struct {
 		path string
-		dst  *datfetch.Lister
+		dst  *source.Lister
 	}{{portal, &d.Portal}, {cell, &d.Cell}} {
 		if _, err := os.Stat(p.path); err != nil {
 			d.Close()
 			return nil, err
 		}
-		db, err := datfetch.OpenDat(p.path) // its errors name the file
+		db, err := datfile.OpenDat(p.path) // its errors name the file
 		if err != nil {
 			d.Close()
 			return nil, err

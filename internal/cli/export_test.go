@@ -15,6 +15,7 @@ import (
 
 	"acambient/core/dat"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/internal/testkit/cmdtest"
 	"acambient/server"
 )
@@ -91,10 +92,10 @@ func TestExportCommand(t *testing.T) {
 					t.Errorf("%s%s: serve %d bytes (%v), export %d bytes (%v); want the record's %d", db.route, hex(id), len(a), errA, len(b), errB, len(db.recs[id]))
 				}
 			}
-			if _, err := fromExport.Get(ctx, 0x0A00FFFE); !errors.Is(err, datfetch.ErrNotFound) {
+			if _, err := fromExport.Get(ctx, 0x0A00FFFE); !errors.Is(err, source.ErrNotFound) {
 				t.Errorf("%s: a missing record from the export: %v, want not found", db.route, err)
 			}
-			if _, err := fromServe.Get(ctx, 0x0A00FFFE); !errors.Is(err, datfetch.ErrNotFound) {
+			if _, err := fromServe.Get(ctx, 0x0A00FFFE); !errors.Is(err, source.ErrNotFound) {
 				t.Errorf("%s: a missing record from serve: %v, want not found", db.route, err)
 			}
 			if !strings.HasPrefix(db.route, "dats/") { // a static host cannot list acdatservice's pages (README)

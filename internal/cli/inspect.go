@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Inspect is `inspect`.
@@ -58,7 +58,7 @@ func cmdInspect(args []string) error {
 
 // inspectRecord fetches and decodes one record into its JSON view.
 func inspectRecord(ctx context.Context, d *Data, kind dat.Kind, id uint32) (any, error) {
-	var src datfetch.Source
+	var src source.Source
 	switch kind {
 	case dat.KindRegion, dat.KindSoundTable, dat.KindWave:
 		src = d.Portal
@@ -150,7 +150,7 @@ func inspectList(args []string) error {
 		return err
 	}
 	defer d.Close()
-	var src datfetch.Lister
+	var src source.Lister
 	kindOf := dat.PortalKind
 	switch *db {
 	case "portal":

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -99,7 +99,7 @@ func Serve(ctx context.Context, www string, w *demo.World) (*Servers, error) {
 		return nil, err
 	}
 	if _, err := server.Export(ctx, server.ExportOptions{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", Out: exportDir,
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", Out: exportDir,
 		Hints: true, // as `export` writes them by default: the page asks the export for them
 	}); err != nil {
 		os.RemoveAll(exportDir)
@@ -108,7 +108,7 @@ func Serve(ctx context.Context, www string, w *demo.World) (*Servers, error) {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	log := &requestLog{}
 	a := &origin{name: "a", log: log, h: server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})}
 	b := &origin{name: "b", log: log, h: withCORS(http.FileServer(http.Dir(exportDir)))}
 	g := &gatherer{w: w, memo: map[string][]string{}}

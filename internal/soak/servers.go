@@ -23,7 +23,7 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/demo"
 	"acambient/core/session"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Fault modes of a server's record routes.
@@ -217,7 +217,7 @@ func (g *gatherer) sounds(pos string) ([]string, error) {
 	if s, ok := g.memo[pos]; ok {
 		return s, nil
 	}
-	h, err := session.New(context.Background(), datfetch.NewMemory(g.w.Portal), datfetch.NewMemory(g.w.Cell),
+	h, err := session.New(context.Background(), source.NewMemory(g.w.Portal), source.NewMemory(g.w.Cell),
 		session.Options{Config: ambient.DefaultConfig(), Sync: true})
 	if err != nil {
 		return nil, err

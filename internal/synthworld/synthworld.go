@@ -17,7 +17,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/demo"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 )
 
 // STBs is the number of sound sets of the region, EoR's count (docs/dat-format.md §3.6).
@@ -111,14 +111,14 @@ func Write(dir string) error {
 	cell[dat.IterationID] = portal[dat.IterationID]
 	for _, f := range []struct {
 		name string
-		set  datfetch.DataSet
+		set  datfile.DataSet
 		recs map[uint32][]byte
-	}{{"client_portal.dat", datfetch.Portal, portal}, {"client_cell_1.dat", datfetch.Cell, cell}} {
+	}{{"client_portal.dat", datfile.Portal, portal}, {"client_cell_1.dat", datfile.Cell, cell}} {
 		out, err := os.Create(filepath.Join(dir, f.name))
 		if err != nil {
 			return err
 		}
-		if err := datfetch.WriteDat(out, f.set, f.recs); err != nil {
+		if err := datfile.WriteDat(out, f.set, f.recs); err != nil {
 			out.Close()
 			return fmt.Errorf("synthworld: %s: %w", f.name, err)
 		}

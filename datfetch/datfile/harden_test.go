@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"acambient/datfetch/source"
 )
 
 // Regression tests for issue 8: sizes and tree links an attacker or a bit
@@ -165,7 +167,7 @@ func TestInflateAllocatesDeclaredOnce(t *testing.T) {
 	if err != nil || !bytes.Equal(got, rec) {
 		t.Fatalf("Get = %d bytes, %v", len(got), err)
 	}
-	if want := uint64(len(rec)) + inflateProbe + 256<<10; n > want {
+	if want := uint64(len(rec)) + InflateProbe + 256<<10; n > want {
 		t.Errorf("inflating %d bytes allocated %d, want ≤ %d", len(rec), n, want)
 	}
 }
@@ -180,7 +182,7 @@ func TestInflateLyingDeclaredSize(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "zlib stream gives 8196 bytes, declared 8388608") {
 		t.Fatalf("Get error = %v", err)
 	}
-	if n > inflateProbe+256<<10 {
+	if n > InflateProbe+256<<10 {
 		t.Errorf("a lying 8 MiB declaration allocated %d bytes", n)
 	}
 }
@@ -263,7 +265,7 @@ func TestTreeLinksChecked(t *testing.T) {
 			tt.edit(f)
 			d := f.open(t)
 			_, err := d.Lookup(tt.id)
-			if err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), tt.want) {
+			if err == nil || errors.Is(err, source.ErrNotFound) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Lookup(0x%X) = %v, want an error containing %q", tt.id, err, tt.want)
 			}
 			if _, err := d.IDs(context.Background()); err == nil || !strings.Contains(err.Error(), tt.walk) {

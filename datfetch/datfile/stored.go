@@ -1,8 +1,10 @@
-package datfetch
+package datfile
 
 import (
 	"context"
 	"fmt"
+
+	"acambient/datfetch/source"
 )
 
 // ReadStored returns e's record as the dat stores it: for a compressed entry
@@ -17,7 +19,7 @@ func (d *Dat) ReadStored(ctx context.Context, e Entry, dst []byte) ([]byte, erro
 		return nil, err
 	}
 	if e.Size == 0 {
-		return nil, fmt.Errorf("%w (entry of size 0: no data)", NotFound(e.ID))
+		return nil, fmt.Errorf("%w (entry of size 0: no data)", source.NotFound(e.ID))
 	}
 	b, err := d.readChain(e.Offset, e.Size, dst)
 	if err != nil {

@@ -1,7 +1,10 @@
-// Package datfetch is where record bytes come from: the retail dat container
-// (read and write), HTTP, and memory. It returns a record's bytes decompressed
-// and starting at its DID, and parses nothing beyond the DID check.
-package datfetch
+// Package source is what every record source is: the Source interface (a
+// record's bytes by id, decompressed and starting at its DID, nothing parsed
+// beyond the DID check), its not-found error, the in-memory source, and the
+// caches and request sharing sources and the server build on. The sources
+// themselves are datfetch/datfile (the retail dat container) and datfetch
+// (HTTP).
+package source
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"acambient/datfetch/source"
 )
 
 // countingReader counts the ReadAt calls that reach the file.
@@ -74,7 +76,7 @@ func TestIndexedLookupsDoNoReads(t *testing.T) {
 		if e, err := d.Lookup(id); err != nil || e.ID != id {
 			t.Fatalf("Lookup(0x%08X) = %+v, %v", id, e, err)
 		}
-		if _, err := d.Lookup(id + 1); !errors.Is(err, ErrNotFound) {
+		if _, err := d.Lookup(id + 1); !errors.Is(err, source.ErrNotFound) {
 			t.Fatalf("Lookup(0x%08X) = %v, want ErrNotFound", id+1, err)
 		}
 	}

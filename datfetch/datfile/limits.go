@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 import (
 	"context"
@@ -26,17 +26,18 @@ const (
 	// 2048×2048 32-bit texture twice. It is also the HTTP source's
 	// DefaultMaxRecordBytes, so every source refuses the same records.
 	maxPortalRecord = 32 << 20
-	// MaxCellRecordBytes is maxCellRecord for an HTTP cell source's
-	// MaxRecordBytes: every reader of cell records refuses the same ones.
-	MaxCellRecordBytes = maxCellRecord
+	// MaxCellRecordBytes and MaxPortalRecordBytes are the caps for an HTTP
+	// source's MaxRecordBytes: every reader of records refuses the same ones.
+	MaxCellRecordBytes   = maxCellRecord
+	MaxPortalRecordBytes = maxPortalRecord
 	// maxRecordSize is the largest of the caps.
 	maxRecordSize = maxPortalRecord
 
-	// zlibMaxRatio is deflate's largest expansion: a length/distance pair
+	// ZlibMaxRatio is deflate's largest expansion: a length/distance pair
 	// costs at least 2 bits and copies at most 258 bytes, so output is at
 	// most 1032 times the stream (zlib technical details, "Maximum
 	// compression factor"). A declared size beyond it is a lie.
-	zlibMaxRatio = 1032
+	ZlibMaxRatio = 1032
 )
 
 // storedCap is the most bytes any record may occupy in a dat of set,
@@ -62,7 +63,7 @@ func checkDeclared(set DataSet, id, stored, want uint32) error {
 	if want > limit {
 		return fmt.Errorf("declared uncompressed size %d exceeds %d, the most a %s can be", want, limit, what)
 	}
-	if most := uint64(stored-4) * zlibMaxRatio; uint64(want) > most {
+	if most := uint64(stored-4) * ZlibMaxRatio; uint64(want) > most {
 		return fmt.Errorf("declared uncompressed size %d is more than a %d-byte zlib stream can give (%d at 1032:1)", want, stored-4, most)
 	}
 	return nil

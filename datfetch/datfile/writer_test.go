@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"acambient/datfetch/source"
 )
 
 // testRecords makes n records with ids spread over the 32-bit space (the
@@ -78,7 +80,7 @@ func TestWriteRead(t *testing.T) {
 				for id, want := range recs {
 					got, err := d.Get(context.Background(), id)
 					if len(want) == 0 {
-						if !errors.Is(err, ErrNotFound) {
+						if !errors.Is(err, source.ErrNotFound) {
 							t.Fatalf("Get(0x%08X) of an empty record = %v, want ErrNotFound", id, err)
 						}
 						continue

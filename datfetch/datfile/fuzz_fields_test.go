@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 import (
 	"bytes"

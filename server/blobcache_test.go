@@ -1,4 +1,4 @@
-package datfetch
+package server
 
 import (
 	"bytes"

@@ -1,4 +1,8 @@
-package datfetch
+// Package datfile reads and writes the retail dat container
+// (docs/dat-format.md §1), as debug/elf reads its format: lazily, with a
+// B-tree descent and then an in-memory index, every size checked against
+// caps before anything is allocated. A *Dat is a source.Source.
+package datfile
 
 // The retail dat container (docs/dat-format.md §1): a 1024-byte header, then
 // fixed-size blocks chained by a leading u32 link, indexed by a B-tree of
@@ -14,6 +18,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"acambient/datfetch/source"
 )
 
 // DataSet is the DiskFileInfo data_set field (docs/dat-format.md §1.1).
@@ -42,7 +48,7 @@ const (
 	countOffset   = 248 // 0xF8
 
 	compressedFlag = 1  // entry flags bit 0 (BTEntry.comp_)
-	minCompressed  = 16 // DiskController::Decompress 0x00670A80 requires a record ≥ 0x10
+	MinCompressed  = 16 // DiskController::Decompress 0x00670A80 requires a record ≥ 0x10
 
 	// maxTreeDepth bounds a descent through a corrupt (cyclic) tree. A real
 	// tree of 61-key nodes holding every block of a 2 GiB file is 5 levels deep.
@@ -53,9 +59,9 @@ const (
 	// runBlocks is how many adjacent blocks one ReadAt fetches when a chain
 	// is contiguous (the usual case), instead of one call per block.
 	runBlocks = 64
-	// inflateProbe is how much of a compressed record's declared size is
+	// InflateProbe is how much of a compressed record's declared size is
 	// allocated before its stream has shown it holds that much (inflate).
-	inflateProbe = 1 << 20
+	InflateProbe = 1 << 20
 )
 
 // Header is DiskFileInfo_t at 0x140 (docs/dat-format.md §1.1).
@@ -194,7 +200,7 @@ func (d *Dat) descend(id uint32) (Entry, error) {
 			return n.ents[i], nil
 		}
 		if n.leaf() {
-			return Entry{}, NotFound(id)
+			return Entry{}, source.NotFound(id)
 		}
 		if depth+1 >= maxTreeDepth {
 			return Entry{}, fmt.Errorf("lookup 0x%08X: btree deeper than %d levels (cycle?)", id, maxTreeDepth)
@@ -267,13 +273,13 @@ func (d *Dat) Get(ctx context.Context, id uint32) ([]byte, error) {
 		return nil, err
 	}
 	if e.Size == 0 {
-		return nil, fmt.Errorf("%w (entry of size 0: no data)", NotFound(id))
+		return nil, fmt.Errorf("%w (entry of size 0: no data)", source.NotFound(id))
 	}
 	b, err := d.read(ctx, e)
 	if err != nil {
 		return nil, fmt.Errorf("record 0x%08X at 0x%08X: %w", id, e.Offset, err)
 	}
-	if err := CheckDID(id, b); err != nil {
+	if err := source.CheckDID(id, b); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -304,14 +310,14 @@ func (d *Dat) read(ctx context.Context, e Entry) ([]byte, error) {
 	if err != nil || !e.Compressed() {
 		return b, err
 	}
-	return inflate(b, want)
+	return Inflate(b, want)
 }
 
 // declaredSize reads and vets the u32 uncompressed size that starts a
 // compressed record (docs/dat-format.md §1.5), in its first block.
 func (d *Dat) declaredSize(e Entry) (uint32, error) {
-	if e.Size < minCompressed {
-		return 0, fmt.Errorf("compressed record of %d bytes, retail requires at least %d", e.Size, minCompressed)
+	if e.Size < MinCompressed {
+		return 0, fmt.Errorf("compressed record of %d bytes, retail requires at least %d", e.Size, MinCompressed)
 	}
 	if err := d.checkBlock(e.Offset); err != nil {
 		return 0, fmt.Errorf("chain at 0x%08X: %w", e.Offset, err)
@@ -654,22 +660,22 @@ func (s *blockSet) add(start, n, bs uint32) bool {
 	return true
 }
 
-// inflate decodes a compressed record: u32 uncompressed size, then a zlib
+// Inflate decodes a compressed record: u32 uncompressed size, then a zlib
 // stream (docs/dat-format.md §1.5, retail DiskController::Decompress 0x00670A80, which
 // calls zlib uncompress into a buffer of the declared size). want is that
-// size, already vetted by declaredSize. Up to inflateProbe it is allocated
-// at once; past it, the first inflateProbe bytes must come out of the stream
+// size, already vetted by declaredSize. Up to InflateProbe it is allocated
+// at once; past it, the first InflateProbe bytes must come out of the stream
 // before the rest is allocated, so a record that declares 32 MiB and gives
 // ten bytes costs a megabyte, not 32 (declaredSize's caps bound the rest).
-func inflate(b []byte, want uint32) ([]byte, error) {
+func Inflate(b []byte, want uint32) ([]byte, error) {
 	zr, err := zlib.NewReader(bytes.NewReader(b[4:]))
 	if err != nil {
 		return nil, fmt.Errorf("zlib header at +4: %w", err)
 	}
 	defer zr.Close()
-	out := make([]byte, min(want, inflateProbe))
+	out := make([]byte, min(want, InflateProbe))
 	n, err := io.ReadFull(zr, out)
-	if err == nil && want > inflateProbe {
+	if err == nil && want > InflateProbe {
 		full := make([]byte, want)
 		copy(full, out)
 		out = full

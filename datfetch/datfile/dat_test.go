@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"hash/adler32"
 	"strings"
 	"testing"
+
+	"acambient/datfetch/source"
 )
 
 // The fixtures here are laid out byte by byte from docs/dat-format.md §1,
@@ -130,7 +132,7 @@ func TestOneRecordPortal(t *testing.T) {
 		t.Errorf("IDs = %X, %v", ids, err)
 	}
 	for _, id := range []uint32{0, 0x0A000000, 0x0A000002, 0xFFFFFFFF} {
-		if _, err := d.Get(context.Background(), id); !errors.Is(err, ErrNotFound) {
+		if _, err := d.Get(context.Background(), id); !errors.Is(err, source.ErrNotFound) {
 			t.Errorf("Get(0x%08X) = %v, want ErrNotFound", id, err)
 		}
 	}
@@ -241,7 +243,7 @@ func TestTwoLevelTree(t *testing.T) {
 	}
 	// 0x25 descends into leaf B, 0x05 into leaf A, 0x40 past B's end.
 	for _, id := range []uint32{0x05, 0x14, 0x25, 0x40} {
-		if _, err := d.Lookup(id); !errors.Is(err, ErrNotFound) {
+		if _, err := d.Lookup(id); !errors.Is(err, source.ErrNotFound) {
 			t.Errorf("Lookup(0x%X) = %v, want ErrNotFound", id, err)
 		}
 	}
@@ -299,7 +301,7 @@ func TestSizeZeroEntry(t *testing.T) {
 	f.chain(nodeBytes(nil, ents), 0, 1)
 	f.chain(rec, 2)
 	d := f.open(t)
-	if _, err := d.Get(context.Background(), 0x0A000001); !errors.Is(err, ErrNotFound) {
+	if _, err := d.Get(context.Background(), 0x0A000001); !errors.Is(err, source.ErrNotFound) {
 		t.Errorf("Get of a size-0 entry = %v, want ErrNotFound", err)
 	}
 	if e, err := d.Lookup(0x0A000001); err != nil || e.Size != 0 {
@@ -392,7 +394,7 @@ func TestChainRejections(t *testing.T) {
 			tt.edit(f)
 			d = f.open(t)
 			_, err := d.Get(context.Background(), e.ID)
-			if err == nil || !strings.Contains(err.Error(), tt.want) || errors.Is(err, ErrNotFound) {
+			if err == nil || !strings.Contains(err.Error(), tt.want) || errors.Is(err, source.ErrNotFound) {
 				t.Fatalf("Get error = %v, want one containing %q", err, tt.want)
 			}
 			if !strings.Contains(err.Error(), "0x7F7FFFFF") {

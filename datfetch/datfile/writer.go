@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 // Writing a dat in the retail layout (docs/dat-format.md §1): what retail's
 // CreateDataFile and BTree insertion would leave, packed with no free blocks.
@@ -173,7 +173,7 @@ func storeRecords(compress func(uint32, []byte) bool, ids []uint32, recs map[uin
 		}
 		ents[i] = Entry{Flags: version << 16, ID: id, Size: uint32(len(b))}
 		stored[i] = b
-		if compress == nil || id == iterationID || len(b) <= minCompressed || len(b) > maxRecordSize || !compress(id, b) {
+		if compress == nil || id == iterationID || len(b) <= MinCompressed || len(b) > maxRecordSize || !compress(id, b) {
 			continue
 		}
 		z, err := deflate(&zw, b)
@@ -183,7 +183,7 @@ func storeRecords(compress func(uint32, []byte) bool, ids []uint32, recs map[uin
 		// Retail gives zlib a buffer of len-4 bytes, so a record never
 		// grows, and SaveDataEx refuses a compressed record under 16 bytes,
 		// which Decompress could not read back.
-		if len(z) > len(b) || len(z) < minCompressed {
+		if len(z) > len(b) || len(z) < MinCompressed {
 			continue
 		}
 		stored[i] = z

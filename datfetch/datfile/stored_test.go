@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"acambient/datfetch/source"
 )
 
 // TestReadStored: a compressed record comes back as the dat stores it, the
@@ -41,7 +43,7 @@ func TestReadStored(t *testing.T) {
 		t.Errorf("big stored record: %d bytes, %v; want %d with size prefix %d", len(got), err, e.Size, len(want[0x01010101]))
 	}
 
-	if _, err := d.ReadStored(context.Background(), Entry{ID: 7}, nil); !errors.Is(err, ErrNotFound) {
+	if _, err := d.ReadStored(context.Background(), Entry{ID: 7}, nil); !errors.Is(err, source.ErrNotFound) {
 		t.Errorf("size-0 entry: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

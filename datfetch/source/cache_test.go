@@ -1,4 +1,4 @@
-package datfetch
+package source
 
 import (
 	"runtime"

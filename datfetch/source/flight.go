@@ -1,4 +1,4 @@
-package datfetch
+package source
 
 import (
 	"context"
@@ -16,9 +16,6 @@ type Flights[V any] struct {
 	mu sync.Mutex
 	m  map[uint32]*flight[V]
 }
-
-// flightGroup is the HTTP source's: record bytes by id.
-type flightGroup = Flights[[]byte]
 
 type flight[V any] struct {
 	done    chan struct{}
@@ -74,7 +71,13 @@ func (g *Flights[V]) Do(ctx context.Context, id uint32, fn func(context.Context)
 	}
 }
 
-// do is Do under the name the HTTP source calls.
-func (g *Flights[V]) do(ctx context.Context, id uint32, fn func(context.Context) (V, error)) (V, error) {
-	return g.Do(ctx, id, fn)
+// Waiters is how many callers wait on id's fetch now, 0 when none is under
+// way: what a test waits for before it lets an answer through.
+func (g *Flights[V]) Waiters(id uint32) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if f := g.m[id]; f != nil {
+		return f.waiters
+	}
+	return 0
 }

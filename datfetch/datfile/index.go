@@ -1,4 +1,4 @@
-package datfetch
+package datfile
 
 // The in-memory index: the whole B-tree flattened into sorted columns, so a
 // lookup is a binary search in memory and a Get one read of the record's
@@ -21,6 +21,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"unsafe"
+
+	"acambient/datfetch/source"
 )
 
 // topStride is how many ids one entry of index.top stands for: a lookup
@@ -307,7 +309,7 @@ func (x *index) find(id uint32) (int, bool) {
 func (x *index) lookup(id uint32) (Entry, error) {
 	i, ok := x.find(id)
 	if !ok {
-		return Entry{}, NotFound(id)
+		return Entry{}, source.NotFound(id)
 	}
 	l, s := x.locs[i>>chunkShift][i&chunkMask], x.stamps.at(i)
 	return Entry{Flags: l.Flags, ID: id, Offset: l.Offset, Size: l.Size, Date: s.date, Iteration: s.iteration}, nil

@@ -1,6 +1,6 @@
 //go:build !js
 
-package datfetch
+package datfile
 
 import (
 	"bytes"
