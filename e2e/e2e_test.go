@@ -34,6 +34,8 @@ import (
 
 	"acambient/core/demo"
 	"acambient/datfetch/source"
+	"acambient/internal/export"
+	"acambient/internal/wasmbuild"
 	"acambient/server"
 )
 
@@ -76,7 +78,7 @@ func site(t *testing.T) (string, *demo.World) {
 		if buildErr != nil {
 			return
 		}
-		buildErr = server.WasmBuild{Module: root, WWW: buildDir}.Build(context.Background())
+		buildErr = wasmbuild.WasmBuild{Module: root, WWW: buildDir}.Build(context.Background())
 		if buildErr == nil {
 			demoW, buildErr = demo.Build()
 		}
@@ -309,7 +311,7 @@ func TestPageAgainstServe(t *testing.T) {
 func TestPageAgainstStaticExport(t *testing.T) {
 	www, w := site(t)
 	out := t.TempDir()
-	if _, err := server.Export(context.Background(), server.ExportOptions{
+	if _, err := export.Write(context.Background(), export.Options{
 		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
 		Hints: true, // as `export` writes them by default
 	}); err != nil {

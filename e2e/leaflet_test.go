@@ -25,6 +25,7 @@ import (
 	"acambient/core/session"
 	"acambient/core/world"
 	"acambient/datfetch/source"
+	"acambient/internal/export"
 	"acambient/server"
 )
 
@@ -148,7 +149,7 @@ func TestLeafletExampleStaticExport(t *testing.T) {
 func leafletExampleStaticExport(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	out := t.TempDir()
-	if _, err := server.Export(context.Background(), server.ExportOptions{
+	if _, err := export.Write(context.Background(), export.Options{
 		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
 		Hints: true, // as `export` writes them by default
 	}); err != nil {

@@ -51,10 +51,10 @@ type entryWalker interface {
 	Walk(fn func(datfile.Entry) error) error
 }
 
-// storedReader is a source that can say how a record is stored (its size,
+// StoredReader is a source that can say how a record is stored (its size,
 // whether compressed) before reading it, and hand it out as stored, into a
 // buffer: *datfile.Dat.
-type storedReader interface {
+type StoredReader interface {
 	Lookup(id uint32) (datfile.Entry, error)
 	ReadStored(ctx context.Context, e datfile.Entry, dst []byte) ([]byte, error)
 }
@@ -151,7 +151,7 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which acda
 // Sources without a container (the demo world in memory, a remote) hold
 // records uncompressed, which is their stored form.
 func (d *db) storedRecord(r *http.Request, id uint32) (cachedRecord, error) {
-	sr, ok := d.src.(storedReader)
+	sr, ok := d.src.(StoredReader)
 	if !ok {
 		return d.record(r, id)
 	}

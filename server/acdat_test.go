@@ -11,8 +11,6 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,38 +27,6 @@ func acdatWorld(t testing.TB) world {
 	w.cell[0xA7B2FFFF] = landblock(0xA7B2FFFF)
 	w.portal[0x0E000002] = append(le32(0x0E000002), 9, 9, 9, 9)
 	return w
-}
-
-// writeDat writes recs as a dat file, storing compress's ids zlib-compressed.
-func writeDat(t *testing.T, set datfile.DataSet, recs map[uint32][]byte, compress ...uint32) (*datfile.Dat, []byte) {
-	t.Helper()
-	opt := datfile.WriteOptions{DataSet: set, Compress: func(id uint32, _ []byte) bool {
-		for _, c := range compress {
-			if c == id {
-				return true
-			}
-		}
-		return false
-	}}
-	var buf bytes.Buffer
-	if err := datfile.WriteDatOptions(&buf, opt, recs); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), fmt.Sprintf("set%d.dat", set))
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := datfile.OpenDat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	for _, id := range compress {
-		if e, err := d.Lookup(id); err != nil || !e.Compressed() {
-			t.Fatalf("0x%08X not stored compressed (%v)", id, err)
-		}
-	}
-	return d, buf.Bytes()
 }
 
 // TestAcdatRequests asks our server what acdatservice's README and tests ask

@@ -20,7 +20,7 @@ type IndexLinks struct {
 
 var (
 	serveLinks  = IndexLinks{"files", "cell/files"}
-	exportLinks = IndexLinks{"files/index.txt", "cell/files/index.txt"}
+	ExportLinks = IndexLinks{"files/index.txt", "cell/files/index.txt"}
 )
 
 // indexLandblocks is how many landblocks the index links to.

@@ -178,7 +178,7 @@ const soloReadMax = 16 << 10
 // buffer and caches it; ok is false for any other record, or a source
 // that cannot tell.
 func (d *db) readSmall(ctx context.Context, id uint32) (rec cachedRecord, ok bool, err error) {
-	sr, can := d.src.(storedReader)
+	sr, can := d.src.(StoredReader)
 	if !can {
 		return cachedRecord{}, false, nil
 	}

@@ -237,7 +237,7 @@ func TestPreflight(t *testing.T) {
 
 func TestCorruptRecord(t *testing.T) {
 	w := testWorld(t)
-	portal := faulty{source.NewMemory(w.portal), map[uint32]error{
+	portal := faulty{Lister: source.NewMemory(w.portal), Bad: map[uint32]error{
 		0x0A000101: errors.New("record 0x0A000101: block chain: link 0x7FFFFC00 beyond the file end"),
 	}}
 	// A source handing out another record's bytes is corrupt too.

@@ -48,6 +48,7 @@ import (
 
 	"acambient/core/demo"
 	"acambient/datfetch/source"
+	"acambient/internal/wasmbuild"
 	"acambient/server"
 )
 
@@ -460,7 +461,7 @@ func buildSite(root, dir string) error {
 	if err != nil {
 		return err
 	}
-	b := server.WasmBuild{Module: root, WWW: dir}
+	b := wasmbuild.WasmBuild{Module: root, WWW: dir}
 	t0 := time.Now()
 	if err := b.Ensure(context.Background(), func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }); err != nil {
 		return err

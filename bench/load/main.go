@@ -43,6 +43,7 @@ import (
 	"acambient/core/demo"
 	"acambient/datfetch/datfile"
 	"acambient/datfetch/source"
+	"acambient/internal/export"
 	"acambient/internal/scatterdat"
 	"acambient/server"
 )
@@ -104,12 +105,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	export := filepath.Join(dir, "export")
+	exportDir := filepath.Join(dir, "export")
 	ctx := context.Background()
 	t0 := time.Now()
 	if !reuse {
-		os.RemoveAll(export)
-		res, err := server.Export(ctx, server.ExportOptions{Portal: portal, Cell: cell, Name: name, Out: export,
+		os.RemoveAll(exportDir)
+		res, err := export.Write(ctx, export.Options{Portal: portal, Cell: cell, Name: name, Out: exportDir,
 			Warnf: func(f string, a ...any) { log.Printf("export warning: "+f, a...) }})
 		if err != nil {
 			closeSources(portal, cell)
@@ -125,7 +126,7 @@ func run() error {
 		}
 	}
 	closeSources(portal, cell)
-	mix, err := newMix(export, *scattered > 0)
+	mix, err := newMix(exportDir, *scattered > 0)
 	if err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	staticProc, err := startChild(self, "-static-child", export)
+	staticProc, err := startChild(self, "-static-child", exportDir)
 	if err != nil {
 		return fmt.Errorf("static: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"acambient/server"
+	"acambient/internal/export"
 )
 
 // Export is `export`.
@@ -52,7 +52,7 @@ func cmdExport(args []string) error {
 	if *build {
 		EnsureWasm(ctx, *www, logger)
 	}
-	res, err := server.Export(ctx, server.ExportOptions{
+	res, err := export.Write(ctx, export.Options{
 		Portal: d.Portal, Cell: d.Cell, Name: d.Name, WWW: *www, Out: *out, Zones: *withZones, Hints: *withHints,
 		Warnf: func(format string, args ...any) { logger.Printf("warning: "+format, args...) },
 	})
@@ -100,8 +100,8 @@ func cmdExportPage(fs *flag.FlagSet, out, www string, build bool, source string,
 	if build {
 		EnsureWasm(ctx, www, logger)
 	}
-	src := server.PageSource{Server: strings.TrimSuffix(source, "/"), API: df.api}
-	res, err := server.Export(ctx, server.ExportOptions{WWW: www, Out: out, Source: src})
+	src := export.PageSource{Server: strings.TrimSuffix(source, "/"), API: df.api}
+	res, err := export.Write(ctx, export.Options{WWW: www, Out: out, Source: src})
 	if err != nil {
 		return err
 	}

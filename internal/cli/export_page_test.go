@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"acambient/server"
+	"acambient/internal/export"
 )
 
 // `export -out DIR -source URL -api acdatservice` writes the page alone: the
@@ -44,7 +44,7 @@ func TestExportPageCommand(t *testing.T) {
 				t.Errorf("export %v wrote %s; want the page alone", c.args, f)
 			}
 		}
-		pageFiles, err := server.PageFiles(www)
+		pageFiles, err := export.PageFiles(www)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,8 +103,8 @@ func TestPageHasSourceMeta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), server.SourceMeta); n != 1 {
-		t.Errorf("www/index.html holds %s %d times; want once", server.SourceMeta, n)
+	if n := strings.Count(string(b), export.SourceMeta); n != 1 {
+		t.Errorf("www/index.html holds %s %d times; want once", export.SourceMeta, n)
 	}
 }
 
@@ -125,14 +125,14 @@ func pageSourceMeta(t *testing.T, page string) (server, api string) {
 	return q.Get("server"), q.Get("api")
 }
 
-// fakeWWW is a copy of the repository's www/ page files (server.PageFiles:
+// fakeWWW is a copy of the repository's www/ page files (export.PageFiles:
 // what the page names, transitively) with stand-ins for the built wasm and
 // its glue.
 func fakeWWW(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	src := DefaultWWW()
-	files, err := server.PageFiles(src)
+	files, err := export.PageFiles(src)
 	if err != nil {
 		t.Fatal(err)
 	}

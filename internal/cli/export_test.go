@@ -16,15 +16,15 @@ import (
 	"acambient/core/dat"
 	"acambient/datfetch"
 	"acambient/datfetch/source"
+	"acambient/internal/export"
 	"acambient/internal/testkit/cmdtest"
-	"acambient/server"
 )
 
 // `export -out DIR` writes the tree the README describes, and a plain
 // static file server over it answers a client as `serve` does: the same id
 // listings (but the iteration record, which export leaves out), the same
 // record bytes on both sets of routes, a 404 for a record that is not
-// there. (-build=false: the wasm build is server/wasm_test.go's.)
+// there. (-build=false: the wasm build is internal/wasmbuild/wasmbuild_test.go's.)
 func TestExportCommand(t *testing.T) {
 	w, err := DemoWorld()
 	if err != nil {
@@ -66,8 +66,8 @@ func TestExportCommand(t *testing.T) {
 
 	// Without -source the page reads its own origin, the tree beside it:
 	// its default source is left empty.
-	if b, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || !strings.Contains(string(b), server.SourceMeta) {
-		t.Errorf("index.html (%v) lacks the empty %s: without -source the page's default is its own origin", err, server.SourceMeta)
+	if b, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || !strings.Contains(string(b), export.SourceMeta) {
+		t.Errorf("index.html (%v) lacks the empty %s: without -source the page's default is its own origin", err, export.SourceMeta)
 	}
 
 	static := httptest.NewServer(http.FileServer(http.Dir(out)))

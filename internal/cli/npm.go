@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"acambient/internal/npmpkg"
-	"acambient/server"
+	"acambient/internal/wasmbuild"
 )
 
 // NPM is `npm`.
@@ -52,7 +52,7 @@ func cmdNPM(args []string) error {
 	if *build && module != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		if err := (server.WasmBuild{Module: module, WWW: *www}).Ensure(ctx, logger.Printf); err != nil {
+		if err := (wasmbuild.WasmBuild{Module: module, WWW: *www}).Ensure(ctx, logger.Printf); err != nil {
 			return err
 		}
 	}

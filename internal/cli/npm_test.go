@@ -11,7 +11,7 @@ import (
 
 // `npm -out DIR` writes the package of docs/interfaces.md §5 from www's
 // modules (here with a stand-in wasm: -build=false; the build is
-// server/wasm_test.go's), with the -version given or, without one, the
+// internal/wasmbuild/wasmbuild_test.go's), with the -version given or, without one, the
 // checkout's.
 func TestNPMCommand(t *testing.T) {
 	www := t.TempDir()

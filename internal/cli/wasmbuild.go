@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"acambient/server"
+	"acambient/internal/wasmbuild"
 )
 
 // EnsureWasm builds the page's wasm when stale. A failed build is logged
@@ -18,7 +18,7 @@ func EnsureWasm(ctx context.Context, www string, logger *log.Logger) {
 		logger.Printf("wasm: not building: the module's source folder is not found")
 		return
 	}
-	b := server.WasmBuild{Module: module, WWW: www}
+	b := wasmbuild.WasmBuild{Module: module, WWW: www}
 	if err := b.Ensure(ctx, logger.Printf); err != nil {
 		logger.Printf("wasm: BUILD FAILED, serving the files www already holds: %v", err)
 		return

@@ -21,6 +21,8 @@ import (
 
 	"acambient/core/demo"
 	"acambient/datfetch/source"
+	"acambient/internal/export"
+	"acambient/internal/wasmbuild"
 	"acambient/server"
 )
 
@@ -98,7 +100,7 @@ func Serve(ctx context.Context, www string, w *demo.World) (*Servers, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := server.Export(ctx, server.ExportOptions{
+	if _, err := export.Write(ctx, export.Options{
 		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", Out: exportDir,
 		Hints: true, // as `export` writes them by default: the page asks the export for them
 	}); err != nil {
@@ -251,5 +253,5 @@ func Site(ctx context.Context, root string) (string, error) {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join(root, "www"))); err != nil {
 		return "", err
 	}
-	return dir, server.WasmBuild{Module: root, WWW: dir}.Build(ctx)
+	return dir, wasmbuild.WasmBuild{Module: root, WWW: dir}.Build(ctx)
 }

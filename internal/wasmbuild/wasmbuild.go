@@ -1,17 +1,21 @@
-package server
+// Package wasmbuild is the one recipe that builds www/ambient.wasm (issue
+// 7): build.sh runs it through ./wasm/build, and serve, export and npm run
+// it when the wasm is stale.
+package wasmbuild
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/andybalholm/brotli"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 // WasmBuild is the one build of www/ambient.wasm from the module's wasm
@@ -155,7 +159,11 @@ func (b WasmBuild) copyWasmExec(ctx context.Context, gocmd, www string) error {
 	for _, rel := range []string{"lib/wasm/wasm_exec.js", "misc/wasm/wasm_exec.js"} {
 		src := filepath.Join(goroot, rel)
 		if _, err := os.Stat(src); err == nil {
-			return copyFile(src, filepath.Join(www, "wasm_exec.js"))
+			b, err := os.ReadFile(src)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(www, "wasm_exec.js"), b, 0o644)
 		}
 	}
 	return fmt.Errorf("wasm_exec.js not found under GOROOT %s (lib/wasm or misc/wasm)", goroot)

@@ -1,4 +1,4 @@
-package server
+package export
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"acambient/internal/testkit/servertest"
+	"acambient/server"
 )
 
 // untouched is a record source that fails the test if it is read: the
@@ -29,7 +32,7 @@ func (u untouched) IDs(context.Context) ([]uint32, error) {
 	return nil, errors.New("not here")
 }
 
-// TestExportPage: with a Source, Export writes the www folder alone (no
+// TestExportPage: with a Source, Write writes the www folder alone (no
 // record, no zone layer, the record sources never read), and index.html's
 // meta names the source as the page's URL query would, escaped twice over
 // (form-encoded, then for the attribute): a URL with & and " in it comes
@@ -40,15 +43,15 @@ func TestExportPage(t *testing.T) {
 		"app.js":     `import "./page/source.js"; import "./ambient.js";`, "app.css": "", "page/source.js": "",
 		"ambient.js": `const u = new URL("./ambient.wasm", import.meta.url); await import("./wasm_exec.js");`, "ambient.wasm": "wasm", "wasm_exec.js": "",
 	}
-	www := writeWWW(t, page)
-	h, _ := newTestHandler(t, Options{WWW: www})
-	served := body(t, do(h, "GET", "/index.html"))
+	www := servertest.WriteWWW(t, page)
+	h, _ := newTestHandler(t, server.Options{WWW: www})
+	served := servertest.Body(t, servertest.Do(h, "GET", "/index.html"))
 	for _, src := range []PageSource{
 		{Server: "https://dats.treestats.net", API: "acdatservice"},
 		{Server: `https://h.example/a&b"c d`, API: "ours"},
 	} {
 		out := filepath.Join(t.TempDir(), "site")
-		res, err := Export(context.Background(), ExportOptions{
+		res, err := Write(context.Background(), Options{
 			Portal: untouched{t}, Cell: untouched{t}, WWW: www, Out: out, Zones: true, Source: src,
 		})
 		if err != nil {
@@ -89,9 +92,9 @@ func TestExportPage(t *testing.T) {
 	}
 
 	// No page folder, no index.html, or no wasm: an error naming it.
-	noWasm := writeWWW(t, map[string]string{"index.html": page["index.html"], "app.js": page["app.js"], "app.css": "",
+	noWasm := servertest.WriteWWW(t, map[string]string{"index.html": page["index.html"], "app.js": page["app.js"], "app.css": "",
 		"page/source.js": "", "ambient.js": page["ambient.js"], "wasm_exec.js": ""})
-	noIndex := writeWWW(t, map[string]string{"app.js": ""})
+	noIndex := servertest.WriteWWW(t, map[string]string{"app.js": ""})
 	for _, c := range []struct {
 		www, want string
 	}{
@@ -99,7 +102,7 @@ func TestExportPage(t *testing.T) {
 		{noIndex, "has no index.html"},
 		{noWasm, "the exported page lacks ambient.wasm"},
 	} {
-		_, err := Export(context.Background(), ExportOptions{WWW: c.www, Out: t.TempDir(), Source: PageSource{Server: "https://a.example", API: "ours"}})
+		_, err := Write(context.Background(), Options{WWW: c.www, Out: t.TempDir(), Source: PageSource{Server: "https://a.example", API: "ours"}})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("www %q: %v; want an error saying %q", c.www, err, c.want)
 		}

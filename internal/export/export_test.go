@@ -1,4 +1,4 @@
-package server
+package export
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"log"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -22,27 +24,29 @@ import (
 	"acambient/datfetch"
 	"acambient/datfetch/datfile"
 	"acambient/datfetch/source"
+	"acambient/internal/testkit/servertest"
+	"acambient/server"
 )
 
 func TestExport(t *testing.T) {
-	w := testWorld(t)
-	www := writeWWW(t, map[string]string{".gitkeep": "", "ambient.js": "export {}\n", "img/a.png": "png"})
+	w := servertest.NewWorld(t)
+	www := servertest.WriteWWW(t, map[string]string{".gitkeep": "", "ambient.js": "export {}\n", "img/a.png": "png"})
 	out := filepath.Join(t.TempDir(), "site")
 	var warnings []string
-	res, err := Export(context.Background(), ExportOptions{
-		Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell),
+	res, err := Write(context.Background(), Options{
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell),
 		Name: "test world", WWW: www, Out: out,
 		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ExportResult{Regions: 1, SoundTables: 2, Waves: 3, LandBlocks: 2, EnvCells: 2, WWWFiles: 2, Skipped: 2}
-	for _, id := range exportedPortal {
-		want.Bytes += int64(len(w.portal[id]))
+	want := Result{Regions: 1, SoundTables: 2, Waves: 3, LandBlocks: 2, EnvCells: 2, WWWFiles: 2, Skipped: 2}
+	for _, id := range servertest.ExportedPortal {
+		want.Bytes += int64(len(w.Portal[id]))
 	}
-	for _, id := range exportedCell {
-		want.Bytes += int64(len(w.cell[id]))
+	for _, id := range servertest.ExportedCell {
+		want.Bytes += int64(len(w.Cell[id]))
 	}
 	if *res != want {
 		t.Errorf("result %+v, want %+v", *res, want)
@@ -63,8 +67,8 @@ func TestExport(t *testing.T) {
 		ids           []uint32
 		recs          map[uint32][]byte
 	}{
-		{"files", "dats/portal/files", exportedPortal, w.portal},
-		{"cell/files", "dats/cell/files", exportedCell, w.cell},
+		{"files", "dats/portal/files", servertest.ExportedPortal, w.Portal},
+		{"cell/files", "dats/cell/files", servertest.ExportedCell, w.Cell},
 	} {
 		var names []string
 		for _, id := range tc.ids {
@@ -88,7 +92,7 @@ func TestExport(t *testing.T) {
 		if got := dirNames(t, filepath.Join(out, tc.dir)); !slices.Equal(got, names) {
 			t.Errorf("%s holds %v, want %v", tc.dir, got, names)
 		}
-		if got, _ := os.ReadFile(filepath.Join(out, tc.dir, "index.txt")); string(got) != listing(tc.ids) {
+		if got, _ := os.ReadFile(filepath.Join(out, tc.dir, "index.txt")); string(got) != servertest.Listing(tc.ids) {
 			t.Errorf("%s/index.txt:\n%s", tc.dir, got)
 		}
 		if got, _ := os.ReadFile(filepath.Join(out, "cell/files/landblocks.txt")); string(got) != "0xA9B4FFFF\n0xA9B5FFFF\n" {
@@ -106,9 +110,9 @@ func TestExport(t *testing.T) {
 	}
 
 	// With a page of its own, www's index.html is kept.
-	www2 := writeWWW(t, map[string]string{"index.html": "<p>mine</p>"})
+	www2 := servertest.WriteWWW(t, map[string]string{"index.html": "<p>mine</p>"})
 	out2 := t.TempDir()
-	if _, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell), WWW: www2, Out: out2}); err != nil {
+	if _, err := Write(context.Background(), Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), WWW: www2, Out: out2}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(out2, "index.html")); string(got) != "<p>mine</p>" {
@@ -117,22 +121,22 @@ func TestExport(t *testing.T) {
 }
 
 func TestExportErrors(t *testing.T) {
-	w := testWorld(t)
-	noRegion := map[uint32][]byte{0x20000012: w.portal[0x20000012]}
-	_, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(noRegion), Cell: source.NewMemory(w.cell), Out: t.TempDir()})
+	w := servertest.NewWorld(t)
+	noRegion := map[uint32][]byte{0x20000012: w.Portal[0x20000012]}
+	_, err := Write(context.Background(), Options{Portal: source.NewMemory(noRegion), Cell: source.NewMemory(w.Cell), Out: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "region 0x13000000: 0x13000000: record not found") {
 		t.Errorf("no region: %v", err)
 	}
-	bad := map[uint32][]byte{0x13000000: w.portal[0x13000000][:40]}
-	_, err = Export(context.Background(), ExportOptions{Portal: source.NewMemory(bad), Cell: source.NewMemory(w.cell), Out: t.TempDir()})
+	bad := map[uint32][]byte{0x13000000: w.Portal[0x13000000][:40]}
+	_, err = Write(context.Background(), Options{Portal: source.NewMemory(bad), Cell: source.NewMemory(w.Cell), Out: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "0x13000000") {
 		t.Errorf("truncated region: %v", err)
 	}
 	// A corrupt SoundTable is written as stored, its waves skipped, with a warning.
-	p := maps.Clone(w.portal)
+	p := maps.Clone(w.Portal)
 	p[0x20000013] = p[0x20000013][:20]
 	var warnings []string
-	res, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(p), Cell: source.NewMemory(w.cell), Out: t.TempDir(),
+	res, err := Write(context.Background(), Options{Portal: source.NewMemory(p), Cell: source.NewMemory(w.Cell), Out: t.TempDir(),
 		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -141,9 +145,9 @@ func TestExportErrors(t *testing.T) {
 		t.Errorf("corrupt table: %+v %q", res, warnings)
 	}
 	// A cell record the source cannot read is skipped with a warning.
-	cell := faulty{source.NewMemory(w.cell), map[uint32]error{0xA9B40101: fmt.Errorf("bad zlib")}}
+	cell := servertest.Faulty{Lister: source.NewMemory(w.Cell), Bad: map[uint32]error{0xA9B40101: fmt.Errorf("bad zlib")}}
 	warnings = nil
-	res, err = Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: cell, Out: t.TempDir(),
+	res, err = Write(context.Background(), Options{Portal: source.NewMemory(w.Portal), Cell: cell, Out: t.TempDir(),
 		Warnf: func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +158,7 @@ func TestExportErrors(t *testing.T) {
 	// A cancelled export stops.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Export(ctx, ExportOptions{Portal: source.NewMemory(w.portal), Cell: cancelled{source.NewMemory(w.cell)}, Out: t.TempDir()}); err == nil {
+	if _, err := Write(ctx, Options{Portal: source.NewMemory(w.Portal), Cell: cancelled{source.NewMemory(w.Cell)}, Out: t.TempDir()}); err == nil {
 		t.Error("cancelled export succeeded")
 	}
 }
@@ -163,17 +167,17 @@ func TestExportErrors(t *testing.T) {
 // over the export answers every record exactly as serve does, read through
 // the client's own source.
 func TestExportServesAsServe(t *testing.T) {
-	w := testWorld(t)
-	checkExportMatchesServe(t, source.NewMemory(w.portal), source.NewMemory(w.cell), len(exportedPortal), len(exportedCell))
+	w := servertest.NewWorld(t)
+	checkExportMatchesServe(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), len(servertest.ExportedPortal), len(servertest.ExportedCell))
 }
 
 func checkExportMatchesServe(t *testing.T, portal, cell source.Lister, wantPortal, wantCell int) {
 	t.Helper()
 	out := t.TempDir()
-	if _, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out}); err != nil {
+	if _, err := Write(context.Background(), Options{Portal: portal, Cell: cell, Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	serve := httptest.NewServer(New(Options{Portal: portal, Cell: cell}))
+	serve := httptest.NewServer(server.New(server.Options{Portal: portal, Cell: cell}))
 	defer serve.Close()
 	static := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer static.Close()
@@ -264,28 +268,28 @@ func rawBody(t *testing.T, url string) []byte {
 // what serve's acdatservice route sends, while files/ holds the record; a
 // plain record's two copies are one file.
 func TestExportAcdatStored(t *testing.T) {
-	w := testWorld(t)
-	portal, _ := writeDat(t, datfile.Portal, w.portal, 0x0A000101)
-	cell, _ := writeDat(t, datfile.Cell, w.cell)
+	w := servertest.NewWorld(t)
+	portal, _ := servertest.WriteDat(t, datfile.Portal, w.Portal, 0x0A000101)
+	cell, _ := servertest.WriteDat(t, datfile.Cell, w.Cell)
 	out := t.TempDir()
 	// A first export from memory links every pair; the export from the dat
 	// over it must not write the stored form through the link into files/.
-	if _, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell), Out: out}); err != nil {
+	if _, err := Write(context.Background(), Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out})
+	res, err := Write(context.Background(), Options{Portal: portal, Cell: cell, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.StoredCompressed != 1 {
 		t.Errorf("StoredCompressed %d, want 1", res.StoredCompressed)
 	}
-	h, _ := newTestHandler(t, Options{Portal: portal, Cell: cell})
-	stored := body(t, do(h, "GET", "/dats/portal/files/0x0A000101"))
-	if got, _ := os.ReadFile(filepath.Join(out, "dats/portal/files/0x0A000101")); string(got) != stored || len(stored) == len(w.portal[0x0A000101]) {
-		t.Errorf("dats/portal/files/0x0A000101: %d bytes, serve sends %d stored, the record is %d", len(got), len(stored), len(w.portal[0x0A000101]))
+	h, _ := newTestHandler(t, server.Options{Portal: portal, Cell: cell})
+	stored := servertest.Body(t, servertest.Do(h, "GET", "/dats/portal/files/0x0A000101"))
+	if got, _ := os.ReadFile(filepath.Join(out, "dats/portal/files/0x0A000101")); string(got) != stored || len(stored) == len(w.Portal[0x0A000101]) {
+		t.Errorf("dats/portal/files/0x0A000101: %d bytes, serve sends %d stored, the record is %d", len(got), len(stored), len(w.Portal[0x0A000101]))
 	}
-	if got, _ := os.ReadFile(filepath.Join(out, "files/0x0A000101")); !bytes.Equal(got, w.portal[0x0A000101]) {
+	if got, _ := os.ReadFile(filepath.Join(out, "files/0x0A000101")); !bytes.Equal(got, w.Portal[0x0A000101]) {
 		t.Errorf("files/0x0A000101 is not the record")
 	}
 	for _, p := range []string{"0x13000000", "0x0A000100"} {
@@ -295,7 +299,7 @@ func TestExportAcdatStored(t *testing.T) {
 			t.Errorf("%s: files/ and dats/portal/files/ are not one file (%v, %v)", p, errA, errB)
 		}
 	}
-	checkExportMatchesServe(t, portal, cell, len(exportedPortal), len(exportedCell))
+	checkExportMatchesServe(t, portal, cell, len(servertest.ExportedPortal), len(servertest.ExportedCell))
 }
 
 func dirNames(t *testing.T, dir string) []string {
@@ -376,15 +380,15 @@ func demoReachable(t *testing.T, recs map[uint32][]byte) int {
 // not there, exports with a warning naming each file the page lacks (and
 // who names a module).
 func TestExportWarnsOfAnIncompleteSite(t *testing.T) {
-	w := testWorld(t)
-	www := writeWWW(t, map[string]string{
+	w := servertest.NewWorld(t)
+	www := servertest.WriteWWW(t, map[string]string{
 		"index.html": `<link rel="stylesheet" href="app.css"><script type="module" src="app.js"></script>`,
 		"app.js":     `import { AmbientAudio } from "./ambient.js"; import { Panel } from "./page/panel.js";`,
 		"app.css":    "",
 		"ambient.js": `const wasm = new URL("./ambient.wasm", import.meta.url); await import("./wasm_exec.js");`,
 	})
 	var warns []string
-	_, err := Export(context.Background(), ExportOptions{Portal: source.NewMemory(w.portal), Cell: source.NewMemory(w.cell),
+	_, err := Write(context.Background(), Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell),
 		WWW: www, Out: t.TempDir(), Warnf: func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatal(err)
@@ -410,7 +414,7 @@ func TestExportZones(t *testing.T) {
 	}
 	portal, cell := source.NewMemory(dw.Portal), source.NewMemory(dw.Cell)
 	out := t.TempDir()
-	res, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: out, Zones: true})
+	res, err := Write(context.Background(), Options{Portal: portal, Cell: cell, Out: out, Zones: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,10 +433,62 @@ func TestExportZones(t *testing.T) {
 		}
 	}
 	plain := t.TempDir()
-	if _, err := Export(context.Background(), ExportOptions{Portal: portal, Cell: cell, Out: plain}); err != nil {
+	if _, err := Write(context.Background(), Options{Portal: portal, Cell: cell, Out: plain}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(plain, zones.IndexFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("without Zones, %s: %v", zones.IndexFile, err)
 	}
+}
+
+// export writes index.html as serve sends it, page alone or with records.
+func TestExportVersionsIndex(t *testing.T) {
+	www := servertest.WriteWWW(t, servertest.PageWWW)
+	h, _ := newTestHandler(t, server.Options{WWW: www})
+	served := servertest.Body(t, servertest.Do(h, "GET", "/index.html"))
+	if !strings.Contains(served, "?v=") {
+		t.Fatalf("served index is not versioned:\n%s", served)
+	}
+	w := servertest.NewWorld(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Write(context.Background(), Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell),
+		WWW: www, Out: out, Warnf: func(string, ...any) {}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "index.html")); string(got) != served {
+		t.Errorf("exported index.html:\n%s\nserve sends:\n%s", got, served)
+	}
+	// The files themselves are copied as they are.
+	var names []string
+	fs.WalkDir(os.DirFS(out), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && servertest.PageWWW[p] != "" && p != "index.html" {
+			if b, _ := os.ReadFile(filepath.Join(out, p)); string(b) != servertest.PageWWW[p] {
+				t.Errorf("exported %s changed", p)
+			}
+			names = append(names, p)
+		}
+		return err
+	})
+	if len(names) != len(servertest.PageWWW)-1 {
+		t.Errorf("exported page files %v", slices.Sorted(slices.Values(names)))
+	}
+}
+
+// newTestHandler serves servertest's world, the one the export tests
+// write, with what opt does not set; logs go to the returned buffer.
+func newTestHandler(t testing.TB, opt server.Options) (*server.Handler, *servertest.SyncBuffer) {
+	t.Helper()
+	w := servertest.NewWorld(t)
+	if opt.Portal == nil {
+		opt.Portal = source.NewMemory(w.Portal)
+	}
+	if opt.Cell == nil {
+		opt.Cell = source.NewMemory(w.Cell)
+	}
+	if opt.Name == "" {
+		opt.Name = "test world"
+	}
+	logs := &servertest.SyncBuffer{}
+	opt.Log = log.New(logs, "", 0)
+	return server.New(opt), logs
 }

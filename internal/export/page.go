@@ -1,4 +1,4 @@
-package server
+package export
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"acambient/server"
 )
 
 // PageSource is the data source an exported page reads by default: a dat
@@ -41,7 +43,7 @@ func (s PageSource) Meta() string {
 // page reads them from the source) and no zone layer (it is computed from
 // the records: for retail's Dereth over the network that would be every
 // landblock of the world asked of someone else's service at each publish).
-func exportPage(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
+func exportPage(ctx context.Context, opt Options) (*Result, error) {
 	if opt.WWW == "" {
 		return nil, errors.New("a page with a default source needs the page folder (www)")
 	}
@@ -65,7 +67,7 @@ func exportPage(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 	} else if len(lacks) > 0 {
 		return nil, errors.New(strings.Join(lacks, "; "))
 	}
-	if err := versionIndexFile(opt.Out); err != nil { // as serve sends it (pagever.go)
+	if err := server.VersionIndexFile(opt.Out); err != nil { // as serve sends it (pagever.go)
 		return nil, err
 	}
 	index := filepath.Join(opt.Out, "index.html")
@@ -79,5 +81,5 @@ func exportPage(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 	if err := writeFile(index, bytes.Replace(b, []byte(SourceMeta), []byte(opt.Source.Meta()), 1)); err != nil {
 		return nil, err
 	}
-	return &ExportResult{WWWFiles: n}, nil
+	return &Result{WWWFiles: n}, nil
 }

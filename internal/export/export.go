@@ -1,4 +1,8 @@
-package server
+// Package export writes the static tree a plain file host serves as
+// `serve` answers (docs/interfaces.md §2.3): every record a client can ask
+// for under our routes and acdatservice's, the listings, the hints, the
+// sound-zone layer and the page; or the page alone with a default source.
+package export
 
 import (
 	"context"
@@ -16,10 +20,11 @@ import (
 	"acambient/datfetch"
 	"acambient/datfetch/source"
 	"acambient/internal/modgraph"
+	"acambient/server"
 )
 
-// ExportOptions say what Export reads and where it writes.
-type ExportOptions struct {
+// Options say what Write reads and where it writes.
+type Options struct {
 	Portal source.Source // the region, SoundTables and Waves are fetched by id
 	Cell   source.Lister // every landblock and EnvCell is listed
 	Name   string        // for the generated index
@@ -46,8 +51,8 @@ type ExportOptions struct {
 	Source PageSource
 }
 
-// ExportResult counts what Export wrote.
-type ExportResult struct {
+// Result counts what Write wrote.
+type Result struct {
 	Regions, SoundTables, Waves int
 	LandBlocks, EnvCells        int
 	WWWFiles                    int
@@ -64,7 +69,7 @@ type ExportResult struct {
 	HintBytes int64
 }
 
-// Export writes the static tree of docs/interfaces.md §2.3, which a plain file host
+// Write writes the static tree of docs/interfaces.md §2.3, which a plain file host
 // serves exactly as serve answers the record routes:
 //
 //	Out/files/0x%08X       the region 0x13000000, every SoundTable its STBs
@@ -94,11 +99,11 @@ type ExportResult struct {
 // kind the client reads are not exported. A missing region is an error; a
 // SoundTable or Wave that is named but missing would be a 404 from serve too
 // and is skipped with a warning, as is a record the source cannot read.
-func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
+func Write(ctx context.Context, opt Options) (*Result, error) {
 	if opt.Source.Server != "" {
 		return exportPage(ctx, opt)
 	}
-	e := &exporter{opt: opt, res: &ExportResult{}}
+	e := &exporter{opt: opt, res: &Result{}}
 	if e.opt.Warnf == nil {
 		e.opt.Warnf = func(string, ...any) {}
 	}
@@ -117,13 +122,13 @@ func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(portal.dir, "index.txt"), Listing(portalIDs)); err != nil {
+	if err := writeFile(filepath.Join(portal.dir, "index.txt"), server.Listing(portalIDs)); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(cell.dir, "index.txt"), Listing(cellIDs)); err != nil {
+	if err := writeFile(filepath.Join(cell.dir, "index.txt"), server.Listing(cellIDs)); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(cell.dir, datfetch.LandblocksListing), Landblocks(cellIDs)); err != nil {
+	if err := writeFile(filepath.Join(cell.dir, datfetch.LandblocksListing), server.Landblocks(cellIDs)); err != nil {
 		return nil, err
 	}
 	if opt.Zones {
@@ -145,8 +150,8 @@ func Export(ctx context.Context, opt ExportOptions) (*ExportResult, error) {
 }
 
 type exporter struct {
-	opt ExportOptions
-	res *ExportResult
+	opt Options
+	res *Result
 }
 
 // route is one record source's two folders in the tree: ours
@@ -315,7 +320,7 @@ func (e *exporter) write(ctx context.Context, dir route, id uint32, b []byte) er
 // record (a compressed entry of a dat file), else nil: acdatservice's route
 // serves what the dat stores, as Handler.acdatRecord does.
 func storedForm(ctx context.Context, src source.Source, id uint32) ([]byte, error) {
-	sr, ok := src.(storedReader)
+	sr, ok := src.(server.StoredReader)
 	if !ok {
 		return nil, nil
 	}
@@ -401,9 +406,9 @@ func (e *exporter) www(ctx context.Context, portalIDs, cellIDs []uint32) error {
 		if err != nil {
 			return err
 		}
-		return versionIndexFile(e.opt.Out) // as serve sends it (pagever.go)
+		return server.VersionIndexFile(e.opt.Out) // as serve sends it (pagever.go)
 	}
-	page, err := IndexPage(ctx, e.opt.Name, source.NewMemory(idSet(portalIDs)), source.NewMemory(idSet(cellIDs)), exportLinks)
+	page, err := server.IndexPage(ctx, e.opt.Name, source.NewMemory(idSet(portalIDs)), source.NewMemory(idSet(cellIDs)), server.ExportLinks)
 	if err != nil {
 		return err
 	}
