@@ -21,7 +21,7 @@ import (
 
 	"acambient/core/demo"
 	"acambient/datfetch/source"
-	"acambient/internal/acdatsvc"
+	"acambient/internal/testkit/acdatsvc"
 	"acambient/server"
 )
 

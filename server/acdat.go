@@ -10,7 +10,7 @@ package server
 //
 // The facts (names, parsers, texts, limits, type names, the line shape) are
 // internal/acdatspec's, read from its source and shared with the emulation
-// the client is tested against (internal/acdatsvc); how they are answered
+// the client is tested against (internal/testkit/acdatsvc); how they are answered
 // here is this file's. Its /icons and /setups routes, and its JSON rendering
 // of the CharGen and SpellTable records, are out of scope (README, "The
 // server").

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"acambient/datfetch/datfile"
-	"acambient/internal/acdatsvc"
+	"acambient/internal/testkit/acdatsvc"
 )
 
 // emulationOf is the acdatservice emulation over the same dat files:

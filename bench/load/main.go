@@ -9,7 +9,7 @@
 //	go run ./bench/load -scattered 800000 [-soak 2000000]
 //
 // -scattered N generates the synthetic N-entry cell dat of issue 12
-// (internal/scatterdat, 780 MiB for 800k) and the demo portal as a
+// (internal/testkit/scatterdat, 780 MiB for 800k) and the demo portal as a
 // dat in a temporary folder, and requests uniformly random /cell/files/{id}.
 // -soak N then drives serve alone until it has answered N requests and
 // reports its resident memory. -keep DIR keeps the dats and the export for
@@ -44,7 +44,7 @@ import (
 	"acambient/datfetch/datfile"
 	"acambient/datfetch/source"
 	"acambient/internal/export"
-	"acambient/internal/scatterdat"
+	"acambient/internal/testkit/scatterdat"
 	"acambient/server"
 )
 

@@ -36,7 +36,7 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/internal/soak"
+	"acambient/internal/testkit/soak"
 )
 
 const playwrightVersion = "1.65.1" // what e2e uses

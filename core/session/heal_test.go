@@ -20,7 +20,7 @@ import (
 // maintenance is a dat server's transport (datfetch.Transport) serving the
 // demo world from memory, 404 for what it lacks, until a maintenance window
 // opens: then every record is answered 503 with a Retry-After of one second,
-// as the soak's server does (internal/soak: Fault503), until it ends. The
+// as the soak's server does (internal/testkit/soak: Fault503), until it ends. The
 // answers for URLs under a held prefix wait until it is released (slow
 // answers).
 type maintenance struct {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"acambient/datfetch/datfile"
-	"acambient/internal/synthworld"
+	"acambient/internal/testkit/synthworld"
 )
 
 // BenchmarkWholeWorld is the layer of all 255×255 landblocks (2040×2040

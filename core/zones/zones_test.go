@@ -19,7 +19,7 @@ import (
 	"acambient/core/demo"
 	"acambient/core/world"
 	"acambient/datfetch/source"
-	"acambient/internal/synthworld"
+	"acambient/internal/testkit/synthworld"
 )
 
 // recordLand serves an engine the landblocks of a cell record map, as the

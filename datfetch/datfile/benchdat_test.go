@@ -7,10 +7,10 @@ import (
 	"sync"
 	"testing"
 
-	"acambient/internal/scatterdat"
+	"acambient/internal/testkit/scatterdat"
 )
 
-// The scattered cell dat (internal/scatterdat) is the one issue 12
+// The scattered cell dat (internal/testkit/scatterdat) is the one issue 12
 // measured: 800,000 entries in 780 MiB, a 4-level tree of 17.6k nodes,
 // records shuffled over the file, some chains split.
 //

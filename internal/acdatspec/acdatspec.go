@@ -1,7 +1,7 @@
 // Package acdatspec holds the facts of acdatservice's HTTP surface
 // (github.com/amoeba/acdatservice, the service behind dats.treestats.net)
 // that both our server's acdatservice routes (server/acdat.go) and the test
-// emulation of the service (internal/acdatsvc) answer with: its four dats and
+// emulation of the service (internal/testkit/acdatsvc) answer with: its four dats and
 // their names, its parsers of a dat name, a file id and a paging number, its
 // error texts, its file-type names and the shape of a listing line.
 //

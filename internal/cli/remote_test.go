@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"acambient/internal/acdatsvc"
+	"acambient/internal/testkit/acdatsvc"
 	"acambient/server"
 )
 

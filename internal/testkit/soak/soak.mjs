@@ -1,4 +1,4 @@
-// soak.mjs: the browser half of the long-session harness (internal/soak,
+// soak.mjs: the browser half of the long-session harness (internal/testkit/soak,
 // run by bench/soak and the e2e soak tests). A user's hour in the demo page,
 // shortened or not by the plan: WASD walks, a landmark jump every
 // plan.jumpEvery seconds (the page's instances then checked against
