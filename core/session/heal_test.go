@@ -181,7 +181,7 @@ func TestHealsWhereThePlayerStands(t *testing.T) {
 	ticking("the rebuild with the coast's ring", func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		return !h.loading && h.rebuiltGen == h.ld.generation() && h.ld.readable(needAt(h.cur))
+		return !h.load.running() && h.rebuiltGen == h.ld.generation() && h.ld.readable(needAt(h.cur))
 	})
 
 	// The walk's last position, a block east (AEB0, 72 m from the next

@@ -522,10 +522,10 @@ func TestMoveDuringItsLoad(t *testing.T) {
 	stale := func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		if !h.loading {
+		if !h.load.running() {
 			t.Fatal("the load ended while a landblock was held back")
 		}
-		return h.stale
+		return h.load == loadRunningStale
 	}
 	h.Move(river)
 	now += 1.0 / 30
