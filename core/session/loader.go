@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"acambient/core/ambient"
 	"acambient/core/audio"
 	"acambient/core/dat"
@@ -650,16 +652,13 @@ func (l *loader) fetchAll(ctx context.Context, src source.Source, ids []uint32, 
 	if len(ids) == 0 {
 		return
 	}
-	sem := make(chan struct{}, limit)
-	var wg sync.WaitGroup
+	var g errgroup.Group // no WithContext: one record's failure stops no other
+	g.SetLimit(limit)
 	l.mu.Lock()
 	l.stats.Pending += len(ids)
 	l.mu.Unlock()
 	for _, id := range ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(id uint32) {
-			defer func() { <-sem; wg.Done() }()
+		g.Go(func() error {
 			b, err := src.Get(ctx, id)
 			l.mu.Lock()
 			l.stats.Pending--
@@ -670,9 +669,10 @@ func (l *loader) fetchAll(ctx context.Context, src source.Source, ids []uint32, 
 			l.mu.Unlock()
 			l.pause()
 			store(id, b, err)
-		}(id)
+			return nil
+		})
 	}
-	wg.Wait()
+	g.Wait()
 }
 
 // pause calls yield, if set, before a record that arrived is decoded: what

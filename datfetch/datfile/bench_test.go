@@ -198,7 +198,7 @@ func BenchmarkDescendCold(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			b.StopTimer()
-			d.cache.reset()
+			d.cache.Clear()
 			b.StartTimer()
 			if _, err := d.descend(probe[i%len(probe)]); err != nil {
 				b.Fatal(err)

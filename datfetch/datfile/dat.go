@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"unsafe"
 
 	"acambient/datfetch/source"
 )
@@ -112,8 +113,8 @@ type Dat struct {
 	payload uint32 // bytes of data per block
 	end     uint32 // blocks must lie wholly below this (header file_size)
 	root    *node
-	cache   nodeCache
-	runs    sync.Pool // *[]byte scratch for up to runBlocks blocks
+	cache   *source.Cache[*node] // decoded nodes by offset, nodeCacheSize of them
+	runs    sync.Pool            // *[]byte scratch for up to runBlocks blocks
 	ix      indexState
 	budget  *Budget // memory of reads in progress; nil: unbounded (limits.go)
 }
@@ -153,7 +154,7 @@ func NewDat(r io.ReaderAt, size int64) (*Dat, error) {
 		return nil, fmt.Errorf("dat header: %w", err)
 	}
 	d := &Dat{r: r, hdr: h, bs: h.BlockSize, payload: h.BlockSize - 4, end: h.FileSize}
-	d.cache.init(nodeCacheSize)
+	d.cache = newNodeCache()
 	d.ix.init()
 	root, err := d.readNode(h.BTreeRoot)
 	if err != nil {
@@ -398,8 +399,8 @@ func (w *walker) child(n *node, i, depth int) error {
 		return fmt.Errorf("btree node 0x%08X branch %d: node 0x%08X reached twice", n.off, i, off)
 	}
 	w.seen[off] = struct{}{}
-	c := w.d.cache.get(off)
-	if c == nil {
+	c, ok := w.d.cache.Get(off)
+	if !ok {
 		var err error
 		if c, err = w.d.readNode(off); err != nil {
 			return fmt.Errorf("btree node 0x%08X branch %d: %w", n.off, i, err)
@@ -419,8 +420,6 @@ type node struct {
 	n      int
 	branch [numBranches]uint32 // only [0, n] are meaningful; the rest is junk on disk
 	ents   [maxEntries]Entry
-
-	prev, next *node // cache LRU list
 }
 
 // leaf is retail's test: no first branch (docs/dat-format.md §1.3).
@@ -446,14 +445,14 @@ func (d *Dat) node(off uint32) (*node, error) {
 	if off == d.root.off {
 		return d.root, nil
 	}
-	if n := d.cache.get(off); n != nil {
+	if n, ok := d.cache.Get(off); ok {
 		return n, nil
 	}
 	n, err := d.readNode(off)
 	if err != nil {
 		return nil, err
 	}
-	d.cache.put(n)
+	d.cache.Put(off, n)
 	return n, nil
 }
 
@@ -701,55 +700,12 @@ func Inflate(b []byte, want uint32) ([]byte, error) {
 	return out, nil
 }
 
-// nodeCache is a mutex-guarded LRU of decoded nodes by offset.
-type nodeCache struct {
-	mu   sync.Mutex
-	max  int
-	m    map[uint32]*node
-	head node // sentinel: head.next is the most recent
-}
-
-func (c *nodeCache) init(max int) {
-	c.max = max
-	c.m = make(map[uint32]*node)
-	c.head.next, c.head.prev = &c.head, &c.head
-}
-
-func (c *nodeCache) get(off uint32) *node {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := c.m[off]
-	if n != nil {
-		c.unlink(n)
-		c.pushFront(n)
-	}
-	return n
-}
-
-func (c *nodeCache) put(n *node) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old := c.m[n.off]; old != nil {
-		return // another reader decoded it first
-	}
-	if len(c.m) >= c.max {
-		lru := c.head.prev
-		c.unlink(lru)
-		delete(c.m, lru.off)
-	}
-	c.m[n.off] = n
-	c.pushFront(n)
-}
-
-func (c *nodeCache) unlink(n *node) {
-	n.prev.next, n.next.prev = n.next, n.prev
-	n.prev, n.next = nil, nil
-}
-
-func (c *nodeCache) pushFront(n *node) {
-	n.prev, n.next = &c.head, c.head.next
-	c.head.next.prev = n
-	c.head.next = n
+// newNodeCache is the decoded-node cache of the descent: the
+// nodeCacheSize most recently used nodes (source.Cache, bounded by their
+// bytes, every node the same size).
+func newNodeCache() *source.Cache[*node] {
+	per := int64(unsafe.Sizeof(node{}))
+	return source.NewCache(nodeCacheSize*(per+source.EntryOverhead[*node]()), func(*node) int64 { return per })
 }
 
 // decodeHeader unpacks DiskFileInfo_t (docs/dat-format.md §1.1 table; offsets relative to 0x140).

@@ -513,22 +513,20 @@ func TestLongChain(t *testing.T) {
 	}
 }
 
-func TestNodeCacheLRU(t *testing.T) {
-	var c nodeCache
-	c.init(2)
-	a, b, x := &node{off: 0xA00}, &node{off: 0xB00}, &node{off: 0xC00}
-	c.put(a)
-	c.put(b)
-	if c.get(0xA00) != a { // a is now the most recent
-		t.Fatal("a missing")
+// The descent's node cache holds nodeCacheSize nodes, whatever their
+// count in bytes, and lets the least recently used go first.
+func TestNodeCacheHoldsNodeCacheSize(t *testing.T) {
+	c := newNodeCache()
+	for off := range uint32(nodeCacheSize) {
+		c.Put(off, &node{off: off})
 	}
-	c.put(x) // evicts b, the least recent
-	if c.get(0xB00) != nil || c.get(0xA00) != a || c.get(0xC00) != x || len(c.m) != 2 {
-		t.Fatalf("after eviction: b=%v a=%v c=%v len=%d", c.get(0xB00), c.get(0xA00), c.get(0xC00), len(c.m))
+	c.Get(0) // now the most recent: node 1 is the least
+	c.Put(nodeCacheSize, &node{off: nodeCacheSize})
+	if _, ok := c.Get(1); ok || c.Len() != nodeCacheSize {
+		t.Errorf("after one more than it holds: node 1 kept %v, %d nodes; want it evicted and %d", ok, c.Len(), nodeCacheSize)
 	}
-	c.put(&node{off: 0xA00}) // a second decode of a cached node keeps the first
-	if c.get(0xA00) != a {
-		t.Error("put replaced a cached node")
+	if n, ok := c.Get(0); !ok || n.off != 0 {
+		t.Error("the most recently used node was evicted")
 	}
 }
 

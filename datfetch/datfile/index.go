@@ -124,7 +124,7 @@ func (d *Dat) startIndex() <-chan struct{} {
 			x, err := d.buildIndex(d.ix.ctx)
 			if err == nil {
 				d.ix.ready.Store(x)
-				d.cache.reset() // the descent is done with; free its nodes
+				d.cache.Clear() // the descent is done with; free its nodes
 			} else {
 				d.ix.err = fmt.Errorf("index: %w", err)
 			}
@@ -346,11 +346,4 @@ func chunkBytes[T any](chunks [][]T) int64 {
 		n += int64(unsafe.Sizeof(t)) * int64(cap(ch))
 	}
 	return n
-}
-
-// reset empties the node cache.
-func (c *nodeCache) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.init(c.max)
 }

@@ -107,6 +107,16 @@ func (c *Cache[V]) Remove(id uint32) {
 	}
 }
 
+// Clear drops every value, keeping the cache's bound.
+func (c *Cache[V]) Clear() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.slots, c.free, c.size, c.byID = make([]cacheSlot[V], 1), 0, 0, map[uint32]int32{}
+}
+
 // Bytes reports the memory the cache counts as holding.
 func (c *Cache[V]) Bytes() int64 {
 	if c == nil {

@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"acambient/core/dat"
@@ -185,7 +186,8 @@ func (e *exporter) portal(ctx context.Context, dir route) ([]uint32, error) {
 		}
 	}
 	waves := map[uint32]bool{}
-	for _, id := range dedupe(stbs) {
+	// Each table once (the region may name one twice), in id order.
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(stbs))) {
 		b, ok, err := e.copy(ctx, dir, id, "SoundTable", "named by the region", &written, &e.res.SoundTables)
 		if err != nil {
 			return nil, err
@@ -203,12 +205,12 @@ func (e *exporter) portal(ctx context.Context, dir route) ([]uint32, error) {
 			waves[id] = true
 		}
 	}
-	for _, id := range sortedKeys(waves) {
+	for _, id := range slices.Sorted(maps.Keys(waves)) {
 		if _, _, err := e.copy(ctx, dir, id, "Wave", "named by a SoundTable", &written, &e.res.Waves); err != nil {
 			return nil, err
 		}
 	}
-	sort.Slice(written, func(i, j int) bool { return written[i] < written[j] })
+	slices.Sort(written)
 	return written, nil
 }
 
@@ -244,8 +246,6 @@ func (e *exporter) cell(ctx context.Context, dir route) ([]uint32, error) {
 	return written, nil
 }
 
-// get fetches a portal record, warning and reporting false when it is
-// missing or unreadable; only a cancelled ctx is an error.
 // copy fetches a portal record and writes it, counting it in *n and listing
 // it in *written; ok is false for a record skipped with a warning.
 func (e *exporter) copy(ctx context.Context, dir route, id uint32, kind, why string, written *[]uint32, n *int) ([]byte, bool, error) {
@@ -261,6 +261,8 @@ func (e *exporter) copy(ctx context.Context, dir route, id uint32, kind, why str
 	return b, true, nil
 }
 
+// get fetches a portal record, warning and reporting false when it is
+// missing or unreadable; only a cancelled ctx is an error.
 func (e *exporter) get(ctx context.Context, id uint32, kind, why string) ([]byte, bool, error) {
 	b, err := e.opt.Portal.Get(ctx, id)
 	if err == nil {
@@ -487,27 +489,6 @@ func copyFile(src, dst string) error {
 }
 
 func writeFile(path string, b []byte) error { return os.WriteFile(path, b, 0o644) }
-
-func dedupe(ids []uint32) []uint32 {
-	seen := map[uint32]bool{}
-	var out []uint32
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-func sortedKeys(m map[uint32]bool) []uint32 {
-	out := make([]uint32, 0, len(m))
-	for id := range m {
-		out = append(out, id)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
 
 // idSet turns ids into an empty-bodied Memory, enough for IndexPage's counts.
 func idSet(ids []uint32) map[uint32][]byte {
