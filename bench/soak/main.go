@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"acambient/core/demo"
+	"acambient/internal/testkit/browser"
 	"acambient/internal/testkit/soak"
 )
 
@@ -61,7 +62,7 @@ func run() error {
 
 	up, _ := exec.Command("uptime").Output()
 	fmt.Printf("soak: %.0f min; uptime: %s", *minutes, up)
-	chromium, pw, err := soak.Browser(playwrightVersion)
+	chromium, pw, err := browser.Chromium(playwrightVersion)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,8 @@ package soak
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 )
 
 // Sample is soak.mjs's sample line: what the page holds at one moment.
@@ -377,37 +372,6 @@ func Row(s *Sample) string {
 // sample blocks made (core/samples), part of GoLive.
 const Header = "   min source  wasm  GoLive GoTotal   idle JSheap    tab  waves   kept records mixer   pool  fetched  netreq  gaps steps vcs err\n" +
 	"                 MiB     MiB     MiB    MiB    MiB    MiB    MiB    MiB    MiB    MiB    MiB  (records)"
-
-// Browser finds Debian's chromium and playwright-core (installing the latter
-// into the cache folder e2e uses; never `npx playwright install`).
-func Browser(version string) (chromium, pwDir string, err error) {
-	for _, p := range []string{"/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		return "", "", errors.New("no chromium (apt-get install chromium)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		return "", "", errors.New("no node (apt-get install nodejs)")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	pwDir = filepath.Join(cache, "acambient-e2e", "playwright-core-"+version)
-	if _, err := os.Stat(filepath.Join(pwDir, "node_modules", "playwright-core", "package.json")); err != nil {
-		npm := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", pwDir, "playwright-core@"+version)
-		var buf strings.Builder
-		npm.Stdout, npm.Stderr = &buf, &buf
-		if err := npm.Run(); err != nil {
-			return "", "", fmt.Errorf("npm install playwright-core: %w\n%s", err, buf.String())
-		}
-	}
-	return chromium, pwDir, nil
-}
 
 // Stalled counts the answers stalled mid-body during fault f, and of the
 // waves they were, those asked for again later and answered whole: a body
