@@ -174,26 +174,10 @@ func (d *db) storedRecord(r *http.Request, id uint32) (cachedRecord, error) {
 // entries in ascending id order, one JSON object a line, lines joined by
 // "\n" with none after the last (file_lines.join("\n")).
 func (h *Handler) acdatListing(w http.ResponseWriter, r *http.Request, which acdatspec.Dat) {
-	limit, offset := uint64(acdatspec.DefaultLimit), uint64(0)
-	if s, ok := acdatspec.Query(r.URL, "limit"); ok {
-		v, err := acdatspec.ParseUsize(s)
-		if err != nil {
-			acdatError(w, acdatspec.InvalidLimit(err), http.StatusBadRequest)
-			return
-		}
-		limit = v
-	}
-	if limit == 0 || limit > acdatspec.MaxLimit {
-		acdatError(w, acdatspec.LimitRange, http.StatusBadRequest)
+	limit, offset, bad := acdatspec.Paging(r.URL)
+	if bad != "" {
+		acdatError(w, bad, http.StatusBadRequest)
 		return
-	}
-	if s, ok := acdatspec.Query(r.URL, "offset"); ok {
-		v, err := acdatspec.ParseUsize(s)
-		if err != nil {
-			acdatError(w, acdatspec.InvalidOffset(err), http.StatusBadRequest)
-			return
-		}
-		offset = v
 	}
 	var page []acdatEntry
 	if d := h.acdatDB(which); d != nil {

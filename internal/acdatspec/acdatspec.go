@@ -177,6 +177,32 @@ func Query(u *url.URL, key string) (string, bool) {
 	return v[len(v)-1], true
 }
 
+// Paging reads files_index's page from a request's query as routes.rs
+// does: limit (DefaultLimit when absent), then offset (0), each a Rust
+// usize, limit within 1..MaxLimit. bad is the 400 text of the first that
+// fails ("" when both are good).
+func Paging(u *url.URL) (limit, offset uint64, bad string) {
+	limit = DefaultLimit
+	if s, ok := Query(u, "limit"); ok {
+		v, err := ParseUsize(s)
+		if err != nil {
+			return 0, 0, InvalidLimit(err)
+		}
+		limit = v
+	}
+	if limit == 0 || limit > MaxLimit {
+		return 0, 0, LimitRange
+	}
+	if s, ok := Query(u, "offset"); ok {
+		v, err := ParseUsize(s)
+		if err != nil {
+			return 0, 0, InvalidOffset(err)
+		}
+		offset = v
+	}
+	return limit, offset, ""
+}
+
 // The texts files_index and files_get answer with (routes.rs, lib_test.rs).
 const LimitRange = "limit must be between 1 and 100000"
 

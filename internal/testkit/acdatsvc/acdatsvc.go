@@ -191,26 +191,10 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, dat acdatspec.Da
 
 // listing answers /dats/{dat}/files: its files_index.
 func (s *Server) listing(w http.ResponseWriter, r *http.Request, dat acdatspec.Dat) {
-	limit, offset := uint64(acdatspec.DefaultLimit), uint64(0)
-	if v, ok := acdatspec.Query(r.URL, "limit"); ok {
-		n, err := acdatspec.ParseUsize(v)
-		if err != nil {
-			text(w, http.StatusBadRequest, acdatspec.InvalidLimit(err))
-			return
-		}
-		limit = n
-	}
-	if limit == 0 || limit > acdatspec.MaxLimit {
-		text(w, http.StatusBadRequest, acdatspec.LimitRange)
+	limit, offset, bad := acdatspec.Paging(r.URL)
+	if bad != "" {
+		text(w, http.StatusBadRequest, bad)
 		return
-	}
-	if v, ok := acdatspec.Query(r.URL, "offset"); ok {
-		n, err := acdatspec.ParseUsize(v)
-		if err != nil {
-			text(w, http.StatusBadRequest, acdatspec.InvalidOffset(err))
-			return
-		}
-		offset = n
 	}
 	ids := s.ids[dat]
 	var out []byte
