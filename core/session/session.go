@@ -6,12 +6,13 @@
 // a table's waves when the table loads), rebuilds the engine, and ticks it.
 //
 // A position travels one way. The page's ambient.js setPlayer hands a POS to
-// the wasm main, which calls Host.SetPlayerPOS: the POS is resolved against
-// the data (Resolve: the terrain's height for map coordinates, the EnvCell
-// an indoor cell names) and becomes the player (Move). The next Tick — the
-// mixer calls it on the audio clock (core/mix) — loads what the position
-// needs, calls the engine's ChangePosition (core/ambient), then UseTime, and
-// returns their events to the mixer, which voices the plays. Snapshot is
+// the wasm main, which resolves it against the data (Resolve: the terrain's
+// height for map coordinates, the EnvCell an indoor cell names) and, unless
+// a later setPlayer has been applied meanwhile, makes it the player (Move);
+// SetPlayerPOS does both for a caller with no such order to keep. The next
+// Tick — the mixer calls it on the audio clock (core/mix) — loads what the
+// position needs, calls the engine's ChangePosition (core/ambient), then
+// UseTime, and returns their events to the mixer, which voices the plays. Snapshot is
 // everything the page shows of the host, taken under one lock; Drain hands
 // the page the events and load problems since it last asked.
 //
@@ -251,8 +252,10 @@ func (h *Host) Resolve(text string) (world.Spec, error) {
 	return sp, nil
 }
 
-// SetPlayerPOS resolves a POS (Resolve) and moves the player there; the
-// camera follows unless SetCamera was called. It may fetch a landblock (for
+// SetPlayerPOS resolves a POS (Resolve) and moves the player there (Move),
+// for a caller whose positions come one at a time (the tests; the wasm main
+// resolves and moves in two steps, keeping the latest call's); the camera
+// follows unless SetCamera was called. It may fetch a landblock (for
 // z) or an EnvCell, so it must not run on a JavaScript event loop.
 func (h *Host) SetPlayerPOS(text string) (world.Where, error) {
 	sp, err := h.Resolve(text)
