@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"acambient/datfetch/source"
+	"acambient/internal/testkit/cmdtest"
 	"acambient/internal/testkit/servertest"
 )
 
@@ -13,7 +14,7 @@ import (
 type (
 	world      struct{ portal, cell map[uint32][]byte }
 	faulty     = servertest.Faulty
-	syncBuffer = servertest.SyncBuffer
+	syncBuffer = cmdtest.Buffer
 )
 
 var (

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -284,7 +285,7 @@ func TestExportAcdatStored(t *testing.T) {
 	if res.StoredCompressed != 1 {
 		t.Errorf("StoredCompressed %d, want 1", res.StoredCompressed)
 	}
-	h, _ := newTestHandler(t, server.Options{Portal: portal, Cell: cell})
+	h := newTestHandler(t, server.Options{Portal: portal, Cell: cell})
 	stored := servertest.Body(t, servertest.Do(h, "GET", "/dats/portal/files/0x0A000101"))
 	if got, _ := os.ReadFile(filepath.Join(out, "dats/portal/files/0x0A000101")); string(got) != stored || len(stored) == len(w.Portal[0x0A000101]) {
 		t.Errorf("dats/portal/files/0x0A000101: %d bytes, serve sends %d stored, the record is %d", len(got), len(stored), len(w.Portal[0x0A000101]))
@@ -444,7 +445,7 @@ func TestExportZones(t *testing.T) {
 // export writes index.html as serve sends it, page alone or with records.
 func TestExportVersionsIndex(t *testing.T) {
 	www := servertest.WriteWWW(t, servertest.PageWWW)
-	h, _ := newTestHandler(t, server.Options{WWW: www})
+	h := newTestHandler(t, server.Options{WWW: www})
 	served := servertest.Body(t, servertest.Do(h, "GET", "/index.html"))
 	if !strings.Contains(served, "?v=") {
 		t.Fatalf("served index is not versioned:\n%s", served)
@@ -474,21 +475,13 @@ func TestExportVersionsIndex(t *testing.T) {
 	}
 }
 
-// newTestHandler serves servertest's world, the one the export tests
-// write, with what opt does not set; logs go to the returned buffer.
-func newTestHandler(t testing.TB, opt server.Options) (*server.Handler, *servertest.SyncBuffer) {
+// newTestHandler serves opt, with servertest's world (the one the export
+// tests write) for a source opt lacks.
+func newTestHandler(t testing.TB, opt server.Options) *server.Handler {
 	t.Helper()
 	w := servertest.NewWorld(t)
-	if opt.Portal == nil {
-		opt.Portal = source.NewMemory(w.Portal)
-	}
-	if opt.Cell == nil {
-		opt.Cell = source.NewMemory(w.Cell)
-	}
-	if opt.Name == "" {
-		opt.Name = "test world"
-	}
-	logs := &servertest.SyncBuffer{}
-	opt.Log = log.New(logs, "", 0)
-	return server.New(opt), logs
+	opt.Portal = cmp.Or[source.Lister](opt.Portal, source.NewMemory(w.Portal))
+	opt.Cell = cmp.Or[source.Lister](opt.Cell, source.NewMemory(w.Cell))
+	opt.Log = log.New(io.Discard, "", 0)
+	return server.New(opt)
 }

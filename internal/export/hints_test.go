@@ -32,7 +32,7 @@ func TestExportHints(t *testing.T) {
 	if err != nil || len(files) != res.Hints {
 		t.Fatalf("hints/ holds %d files (%v); want %d", len(files), err, res.Hints)
 	}
-	h, _ := newTestHandler(t, server.Options{Portal: opt.Portal.(source.Lister), Cell: opt.Cell})
+	h := newTestHandler(t, server.Options{Portal: opt.Portal.(source.Lister), Cell: opt.Cell})
 	var n int64
 	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join(opt.Out, server.HintsDir, f.Name()))

@@ -44,7 +44,7 @@ func TestExportPage(t *testing.T) {
 		"ambient.js": `const u = new URL("./ambient.wasm", import.meta.url); await import("./wasm_exec.js");`, "ambient.wasm": "wasm", "wasm_exec.js": "",
 	}
 	www := servertest.WriteWWW(t, page)
-	h, _ := newTestHandler(t, server.Options{WWW: www})
+	h := newTestHandler(t, server.Options{WWW: www})
 	served := servertest.Body(t, servertest.Do(h, "GET", "/index.html"))
 	for _, src := range []PageSource{
 		{Server: "https://dats.treestats.net", API: "acdatservice"},

@@ -66,7 +66,8 @@ func Binary(t *testing.T) string {
 	return p
 }
 
-// Buffer collects a process's stderr.
+// Buffer collects what a process or a server's goroutines write (its
+// stderr, a log), safe for concurrent writes.
 type Buffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer

@@ -16,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"acambient/core/dat"
@@ -172,24 +171,6 @@ func (f Faulty) Get(ctx context.Context, id uint32) ([]byte, error) {
 		return nil, err
 	}
 	return f.Lister.Get(ctx, id)
-}
-
-// SyncBuffer is a log sink safe for the server's goroutines.
-type SyncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *SyncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *SyncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // Do runs one request through h. target is sent as written (no cleaning).
