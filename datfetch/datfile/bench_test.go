@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The benchmarks run on two generated cell dats of 800,000 entries, EoR's
@@ -299,6 +300,47 @@ func BenchmarkReadAt(b *testing.B) {
 			}
 			i++
 		}
+	})
+}
+
+// BenchmarkGetOverReadAt times Get (lookup + read) and one ReadAt of a
+// record's span (as BenchmarkReadAt) in turn within one loop, on different
+// random records, and reports their ratio: the machine's load falls on both
+// alike, where two benchmarks run minutes apart see different loads.
+func BenchmarkGetOverReadAt(b *testing.B) {
+	forDats(b, func(b *testing.B, path string, ids []uint32) {
+		d := openIndexed(b, path)
+		probe := randomIDs(ids, 1<<16)
+		entries := make([]Entry, len(probe))
+		for i, id := range probe {
+			e, err := d.Lookup(id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			entries[i] = e
+		}
+		buf := make([]byte, 64<<10)
+		ctx := context.Background()
+		var get, read time.Duration
+		i := 0
+		for b.Loop() {
+			e := entries[i%len(entries)]
+			span := (e.Size + d.payload - 1) / d.payload * d.bs
+			t0 := time.Now()
+			if _, err := d.r.ReadAt(buf[:span], int64(e.Offset)); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if _, err := d.Get(ctx, probe[(i+len(probe)/2)%len(probe)]); err != nil {
+				b.Fatal(err)
+			}
+			get += time.Since(t1)
+			read += t1.Sub(t0)
+			i++
+		}
+		b.ReportMetric(float64(get)/float64(read), "get/readat")
+		b.ReportMetric(float64(get.Nanoseconds())/float64(i), "get-ns")
+		b.ReportMetric(float64(read.Nanoseconds())/float64(i), "readat-ns")
 	})
 }
 
