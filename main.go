@@ -15,7 +15,8 @@ import (
 // when the command line names none.
 func commands() []*cli.Command {
 	return []*cli.Command{
-		{Name: "serve", Short: "HTTP server of records and the page (the default)", Run: cmdServe},
+		{Name: "serve", UsageLine: "[serve] [-addr HOST:PORT] [-cors ORIGIN] [-www DIR] [-build] [-cache MiB] [-zones] [-v] [data flags]",
+			Short: "HTTP server of records and the page (the default)", Run: cmdServe},
 		cli.Inspect,
 		cli.Gather,
 		cli.Trace,

@@ -25,7 +25,7 @@ const decodeBudget = 256 << 20
 
 // cmdServe is `serve` (docs/interfaces.md §1, §2): the records of the data flags and
 // the page in -www, on -addr, until SIGINT or SIGTERM.
-func cmdServe(args []string) error {
+func cmdServe(_ *cli.Command, args []string) error {
 	f, err := parseServeFlags(args)
 	if err != nil {
 		return err

@@ -14,14 +14,26 @@ import (
 )
 
 // Command is one subcommand, as cmd/go's base.Command is one of go's: its
-// name on the command line, the line `help` gives it, and what runs it
-// with the arguments after the name. Run parses its own flags (a
-// flag.FlagSet named after the command, so `CMD -h` lists them) and returns
-// flag.ErrHelp when asked for them.
+// name on the command line, its usage line (`CMD -h` starts with it), the
+// line `help` gives it, and what runs it with the arguments after the
+// name. Run parses its flags on cmd.FlagSet() and returns flag.ErrHelp
+// when asked for them.
 type Command struct {
-	Name  string
-	Short string
-	Run   func(args []string) error
+	Name      string
+	UsageLine string
+	Short     string
+	Run       func(cmd *Command, args []string) error
+}
+
+// FlagSet is a new flag set for the command: errors are returned, and -h
+// prints the usage line, then the flags.
+func (c *Command) FlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: go run . %s\n", c.UsageLine)
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // Main runs the command line args against the table cmds, whose first
@@ -39,7 +51,7 @@ func Main(cmds []*Command, args []string) int {
 	}
 	for _, c := range cmds {
 		if c.Name == name {
-			if err := c.Run(rest); err != nil {
+			if err := c.Run(c, rest); err != nil {
 				if errors.Is(err, flag.ErrHelp) {
 					return 0
 				}

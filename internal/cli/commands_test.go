@@ -327,3 +327,14 @@ func TestTracePath(t *testing.T) {
 		t.Errorf("rebuilds %v, want the meadow's then the river's cell", rebuilds)
 	}
 }
+
+// `CMD -h` starts with the command's usage line and lists its flags, and is
+// no error.
+func TestHelpFlagPrintsTheUsageLine(t *testing.T) {
+	for _, c := range commands {
+		_, errs, code := runCmd(t, c.Name, "-h")
+		if want := "usage: go run . " + c.UsageLine + "\n"; code != 0 || !strings.HasPrefix(errs, want) || !strings.Contains(errs, "\n  -") {
+			t.Errorf("%s -h: exit %d:\n%s\nwant it to start with %q, then the flags", c.Name, code, errs, want)
+		}
+	}
+}

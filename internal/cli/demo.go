@@ -2,19 +2,18 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 )
 
 // Demo is `demo`.
-var Demo = &Command{Name: "demo", Short: "write the demo world as client_portal.dat and client_cell_1.dat", Run: cmdDemo}
+var Demo = &Command{Name: "demo", UsageLine: "demo -out DIR", Short: "write the demo world as client_portal.dat and client_cell_1.dat", Run: cmdDemo}
 
 // cmdDemo writes the built-in demo world as a real pair of dats, so every tool
 // that reads retail dats (ours or another's) can read it too.
-func cmdDemo(args []string) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+func cmdDemo(cmd *Command, args []string) error {
+	fs := cmd.FlagSet()
 	out := fs.String("out", "", "folder to write client_portal.dat and client_cell_1.dat into (created if missing)")
 	if err := fs.Parse(args); err != nil {
 		return err

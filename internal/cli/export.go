@@ -16,13 +16,13 @@ import (
 )
 
 // Export is `export`.
-var Export = &Command{Name: "export", Short: "write the static file tree of every record a client can ask for; with -source URL, the page alone, reading URL", Run: cmdExport}
+var Export = &Command{Name: "export", UsageLine: "export -out DIR [-www DIR] [-build] [-zones=false] [-hints=false] [data flags] | export -out DIR -source URL [-api acdatservice] [-www DIR] [-build]", Short: "write the static file tree of every record a client can ask for; with -source URL, the page alone, reading URL", Run: cmdExport}
 
 // cmdExport is `export -out DIR` (docs/interfaces.md §2.3): the static tree of every
 // record a client can ask for, and the built www/; with -source URL, the
 // built www/ alone, reading its records from URL by default.
-func cmdExport(args []string) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+func cmdExport(cmd *Command, args []string) error {
+	fs := cmd.FlagSet()
 	out := fs.String("out", "", "folder to write (created if missing; files of an earlier export are overwritten, not removed)")
 	www := fs.String("www", DefaultWWW(), "folder of the page files to copy")
 	build := fs.Bool("build", true, "build www/ambient.wasm first when it is missing or older than its sources")

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
@@ -12,12 +11,12 @@ import (
 )
 
 // Gather is `gather`.
-var Gather = &Command{Name: "gather", Short: "one retail rebuild at -player POS; JSON", Run: cmdGather}
+var Gather = &Command{Name: "gather", UsageLine: "gather -player POS [-camera POS] [data flags]", Short: "one retail rebuild at -player POS; JSON", Run: cmdGather}
 
 // cmdGather runs one retail rebuild at -player on a fresh engine and prints
 // the gathered instances (docs/interfaces.md §1.2).
-func cmdGather(args []string) error {
-	fs := flag.NewFlagSet("gather", flag.ContinueOnError)
+func cmdGather(cmd *Command, args []string) error {
+	fs := cmd.FlagSet()
 	df := AddDataFlags(fs)
 	player := fs.String("player", "", "listener POS (required): 0xXXYYCCCC/x,y,z | @X,Y,Z | 42.1N,33.6E | /loc line")
 	camera := fs.String("camera", "", "camera POS (optional; gather does not place sounds, so it only echoes it)")

@@ -13,19 +13,18 @@ import (
 )
 
 // Inspect is `inspect`.
-var Inspect = &Command{Name: "inspect", Short: "JSON of one record: inspect KIND ID, or inspect ls", Run: cmdInspect}
+var Inspect = &Command{Name: "inspect", UsageLine: "inspect KIND ID [data flags] | inspect ls [-db portal|cell] [-prefix 0x20] [-l] [data flags]", Short: "JSON of one record: inspect KIND ID, or inspect ls", Run: cmdInspect}
 
 // cmdInspect prints one parsed record as JSON (docs/interfaces.md §1), or lists ids.
-func cmdInspect(args []string) error {
+func cmdInspect(cmd *Command, args []string) error {
 	if len(args) > 0 && args[0] == "ls" {
 		return inspectList(args[1:])
 	}
-	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs := cmd.FlagSet()
 	df := AddDataFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: inspect KIND ID [data flags]   KIND: region soundtable wave landblock envcell")
-		fmt.Fprintln(fs.Output(), "       inspect ls [-db portal|cell] [-prefix 0x20] [-l] [data flags]")
-		fmt.Fprintln(fs.Output(), "A landblock ID may be the landblock (0xA9B4FFFF), any cell in it (0xA9B4001F) or just 0xA9B4 (exactly four hex digits).")
+		fmt.Fprintf(fs.Output(), "usage: go run . %s\n", cmd.UsageLine)
+		fmt.Fprintln(fs.Output(), "KIND: region soundtable wave landblock envcell. A landblock ID may be the landblock (0xA9B4FFFF), any cell in it (0xA9B4001F) or just 0xA9B4 (exactly four hex digits).")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)

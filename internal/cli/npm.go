@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log"
 	"os"
@@ -15,14 +14,14 @@ import (
 )
 
 // NPM is `npm`.
-var NPM = &Command{Name: "npm", Short: "write the npm package acambient (-out DIR) for npm pack / npm publish", Run: cmdNPM}
+var NPM = &Command{Name: "npm", UsageLine: "npm -out DIR [-version V] [-www DIR] [-build]", Short: "write the npm package acambient (-out DIR) for npm pack / npm publish", Run: cmdNPM}
 
 // cmdNPM is `npm -out DIR` (docs/interfaces.md §5): the npm package
 // acambient, which `npm pack DIR` and `npm publish DIR` take as it is. The
 // wasm is built first when it is stale, as serve and export build it; a
 // failed build fails the command, since a package without it is no package.
-func cmdNPM(args []string) error {
-	fs := flag.NewFlagSet("npm", flag.ContinueOnError)
+func cmdNPM(cmd *Command, args []string) error {
+	fs := cmd.FlagSet()
 	out := fs.String("out", "", "folder to write the package to (created if missing)")
 	www := fs.String("www", DefaultWWW(), "folder of the modules")
 	version := fs.String("version", "", "the package's version (default: vX.Y.Z's X.Y.Z when the checkout's commit is tagged so, else 0.0.0-TIME-COMMIT)")

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -17,14 +16,14 @@ import (
 )
 
 // Render is `render`.
-var Render = &Command{Name: "render", Short: "the same run as trace, mixed to a 16-bit stereo WAV (-o FILE.wav, -o - for stdout)", Run: cmdRender}
+var Render = &Command{Name: "render", UsageLine: "render -o FILE.wav [-rate HZ] [trace's flags]", Short: "the same run as trace, mixed to a 16-bit stereo WAV (-o FILE.wav, -o - for stdout)", Run: cmdRender}
 
 // cmdRender runs what `trace` runs, through the mixer, into a 16-bit stereo
 // WAV (docs/interfaces.md §1). It streams: the header first (the length is known),
 // then block after block, so `-o -` works and memory stays flat however
 // long the render. The same flags and seed give the same bytes.
-func cmdRender(args []string) error {
-	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+func cmdRender(cmd *Command, args []string) error {
+	fs := cmd.FlagSet()
 	o := addRunFlags(fs)
 	outPath := fs.String("o", "", "output WAV file, or - for stdout (required)")
 	rate := fs.Int("rate", mix.DefaultRate, "output sample rate, Hz")

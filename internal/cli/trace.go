@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"os"
 
@@ -12,12 +11,12 @@ import (
 )
 
 // Trace is `trace`.
-var Trace = &Command{Name: "trace", Short: "simulated run; JSON lines of play decisions", Run: cmdTrace}
+var Trace = &Command{Name: "trace", UsageLine: "trace -player POS [-camera POS] [-seconds N] [-seed S] [-tick DT] [-volume A] [-path FILE] [data flags]", Short: "simulated run; JSON lines of play decisions", Run: cmdTrace}
 
 // cmdTrace runs the engine on a simulated clock and prints its decisions as
 // JSON lines (docs/interfaces.md §1.3). The same flags and seed give the same bytes.
-func cmdTrace(args []string) error {
-	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
+func cmdTrace(cmd *Command, args []string) error {
+	fs := cmd.FlagSet()
 	o := addRunFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -14,12 +13,12 @@ import (
 )
 
 // Zones is `zones`.
-var Zones = &Command{Name: "zones", Short: "the sound-zone layer: zones.png and zones.json (-out DIR)", Run: cmdZones}
+var Zones = &Command{Name: "zones", UsageLine: "zones -out DIR [data flags]", Short: "the sound-zone layer: zones.png and zones.json (-out DIR)", Run: cmdZones}
 
 // cmdZones is `zones -out DIR` (docs/interfaces.md §1): the sound-zone layer,
 // DIR/zones.png and DIR/zones.json, for every land cell the source holds.
-func cmdZones(args []string) error {
-	fs := flag.NewFlagSet("zones", flag.ContinueOnError)
+func cmdZones(cmd *Command, args []string) error {
+	fs := cmd.FlagSet()
 	out := fs.String("out", "", "folder to write zones.png and zones.json into (created if missing)")
 	df := AddDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
