@@ -281,21 +281,11 @@ func BenchmarkGet(b *testing.B) {
 func BenchmarkReadAt(b *testing.B) {
 	forDats(b, func(b *testing.B, path string, ids []uint32) {
 		d := openIndexed(b, path)
-		probe := randomIDs(ids, 1<<16)
-		entries := make([]Entry, len(probe))
-		for i, id := range probe {
-			e, err := d.Lookup(id)
-			if err != nil {
-				b.Fatal(err)
-			}
-			entries[i] = e
-		}
+		_, entries := probeEntries(b, d, ids)
 		buf := make([]byte, 64<<10)
 		i := 0
 		for b.Loop() {
-			e := entries[i%len(entries)]
-			span := (e.Size + d.payload - 1) / d.payload * d.bs
-			if _, err := d.r.ReadAt(buf[:span], int64(e.Offset)); err != nil {
+			if err := readSpan(d, entries[i%len(entries)], buf); err != nil {
 				b.Fatal(err)
 			}
 			i++
@@ -310,24 +300,14 @@ func BenchmarkReadAt(b *testing.B) {
 func BenchmarkGetOverReadAt(b *testing.B) {
 	forDats(b, func(b *testing.B, path string, ids []uint32) {
 		d := openIndexed(b, path)
-		probe := randomIDs(ids, 1<<16)
-		entries := make([]Entry, len(probe))
-		for i, id := range probe {
-			e, err := d.Lookup(id)
-			if err != nil {
-				b.Fatal(err)
-			}
-			entries[i] = e
-		}
+		probe, entries := probeEntries(b, d, ids)
 		buf := make([]byte, 64<<10)
 		ctx := context.Background()
 		var get, read time.Duration
 		i := 0
 		for b.Loop() {
-			e := entries[i%len(entries)]
-			span := (e.Size + d.payload - 1) / d.payload * d.bs
 			t0 := time.Now()
-			if _, err := d.r.ReadAt(buf[:span], int64(e.Offset)); err != nil {
+			if err := readSpan(d, entries[i%len(entries)], buf); err != nil {
 				b.Fatal(err)
 			}
 			t1 := time.Now()
@@ -342,6 +322,28 @@ func BenchmarkGetOverReadAt(b *testing.B) {
 		b.ReportMetric(float64(get.Nanoseconds())/float64(i), "get-ns")
 		b.ReportMetric(float64(read.Nanoseconds())/float64(i), "readat-ns")
 	})
+}
+
+// probeEntries is randomIDs' probe of ids and each one's entry.
+func probeEntries(b *testing.B, d *Dat, ids []uint32) ([]uint32, []Entry) {
+	b.Helper()
+	probe := randomIDs(ids, 1<<16)
+	entries := make([]Entry, len(probe))
+	for i, id := range probe {
+		e, err := d.Lookup(id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		entries[i] = e
+	}
+	return probe, entries
+}
+
+// readSpan reads e's chain's span of blocks from its first in one ReadAt.
+func readSpan(d *Dat, e Entry, buf []byte) error {
+	span := (e.Size + d.payload - 1) / d.payload * d.bs
+	_, err := d.r.ReadAt(buf[:span], int64(e.Offset))
+	return err
 }
 
 // BenchmarkHeap reports the heap a Dat holds: after OpenDat, and after its
