@@ -9,7 +9,7 @@ import (
 
 	"acambient/core/dat"
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/core/session"
 	"acambient/datfetch/source"
 )
 
@@ -64,11 +64,11 @@ func (c *counting) Get(ctx context.Context, id uint32) ([]byte, error) {
 }
 
 // Tiles are made once and kept; a block the data lacks is not found, named,
-// and (read through datfetch.Landblocks, as a host's Land) asked for once.
+// and (read through session.Landblocks, as a host's Land) asked for once.
 func TestTiles(t *testing.T) {
 	r, cell := demoRegion(t)
 	src := &counting{Source: source.NewMemory(cell), n: map[uint32]int{}}
-	tiles := NewTiles(r, datfetch.NewLandblocks(src))
+	tiles := NewTiles(r, session.NewLandblocks(src))
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
 		tile, err := tiles.Tile(ctx, 0xA9, 0xB5)

@@ -182,7 +182,7 @@ func TestNoRequestsForAbsentLandblocks(t *testing.T) {
 	if asked == 0 || hits["/cell/files/landblocks.txt"] != 1 {
 		t.Errorf("%d landblocks asked for, the listing %d times; want some, and once", asked, hits["/cell/files/landblocks.txt"])
 	}
-	if h.Landblock(0xA3, 0xAE) != datfetch.Absent || h.Landblock(0xA4, 0xAF) != datfetch.Present || h.Landblock(0x10, 0x10) != datfetch.Absent {
+	if h.Landblock(0xA3, 0xAE) != Absent || h.Landblock(0xA4, 0xAF) != Present || h.Landblock(0x10, 0x10) != Absent {
 		t.Errorf("presence: %v %v %v; want absent present absent", h.Landblock(0xA3, 0xAE), h.Landblock(0xA4, 0xAF), h.Landblock(0x10, 0x10))
 	}
 }
@@ -220,7 +220,7 @@ func TestEachAbsentLandblockAskedOnce(t *testing.T) {
 		if err != nil || w.Cell[id] != nil {
 			t.Errorf("%s answered 404 but the world has it", p)
 		}
-		if pr := h.Landblock(world.BlockX(id), world.BlockY(id)); pr != datfetch.Absent {
+		if pr := h.Landblock(world.BlockX(id), world.BlockY(id)); pr != Absent {
 			t.Errorf("%s: presence %v, want absent", p, pr)
 		}
 	}

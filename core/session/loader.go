@@ -24,7 +24,7 @@ import (
 // own (ambient.Tables, a value of the region).
 type loader struct {
 	portal  source.Source
-	cell    *datfetch.Landblocks // remembers the missing landblocks for the host's life
+	cell    *Landblocks // remembers the missing landblocks for the host's life
 	region  *dat.Region
 	chain   *ambient.Tables
 	onError func(error)
@@ -88,7 +88,7 @@ const parallelFetches = 8
 // ring's ninth waiting a round trip for a slot (issue 18).
 const parallelRecords = 16
 
-func newLoader(portal source.Source, cell *datfetch.Landblocks, region *dat.Region) *loader {
+func newLoader(portal source.Source, cell *Landblocks, region *dat.Region) *loader {
 	return &loader{
 		portal: portal,
 		cell:   cell,
@@ -526,7 +526,7 @@ func (l *loader) WaveLoading(id uint32) bool {
 func (l *loader) unknownBlocks(ids []uint32) []uint32 {
 	var out []uint32
 	for _, id := range unknown(l, ids, l.blocks) {
-		if l.cell.Presence(world.BlockX(id), world.BlockY(id)) != datfetch.Absent {
+		if l.cell.Presence(world.BlockX(id), world.BlockY(id)) != Absent {
 			out = append(out, id)
 		}
 	}

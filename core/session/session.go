@@ -22,7 +22,7 @@
 // host is Progressive: its rebuilds wait for the tables, not their waves,
 // which follow in the order they will be heard (docs/divergences.md). A missing
 // record is retail's not-found, and a missing landblock is asked for once
-// for the host's life (datfetch.Landblocks); a malformed record or a failed
+// for the host's life (Landblocks); a malformed record or a failed
 // fetch is reported (OnError, Drain) and treated as absent, and the failed
 // fetch is retried with backoff while the listener stays.
 package session
@@ -36,7 +36,6 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/caption"
 	"acambient/core/world"
-	"acambient/datfetch"
 	"acambient/datfetch/source"
 )
 
@@ -81,7 +80,7 @@ type Options struct {
 	// region (not after it: the first ring waits for it): the ids of
 	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
 	// it answers, a landblock it does not name is never asked for; until then
-	// (up to datfetch.ListingWait) landblocks wait for it. A failure
+	// (up to ListingWait) landblocks wait for it. A failure
 	// (ErrNotFound: the source keeps no listing) is no problem: each missing
 	// landblock is then asked for once.
 	Listing func(context.Context) ([]uint32, error)
@@ -188,7 +187,7 @@ func (s loadState) running() bool { return s == loadRunning || s == loadRunningS
 // region is fatal: without it there is no ambient data at all. ctx bounds
 // every fetch the host makes, for its whole life.
 func New(ctx context.Context, portal, cell source.Source, opt Options) (*Host, error) {
-	land := datfetch.NewLandblocks(cell)
+	land := NewLandblocks(cell)
 	if opt.Listing != nil {
 		// Asked beside the region, not after it: the first landblocks wait
 		// for it (no 404 for one it would not name), so on a link with

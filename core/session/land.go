@@ -1,4 +1,4 @@
-package datfetch
+package session
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"acambient/core/world"
+	"acambient/datfetch"
 	"acambient/datfetch/source"
 )
 
@@ -32,7 +33,7 @@ func (p Presence) String() string {
 	return "unknown"
 }
 
-// Landblocks is a cell Source that remembers, for its life, which landblocks
+// Landblocks is a cell source.Source that remembers, for its life, which landblocks
 // (records 0xXXYYFFFF) the source lacks, in one bit a landblock of the
 // 255×255 world, so that each missing one is asked for at most once however
 // often a listener comes back to it and whoever asks (a host's loader, a
@@ -81,7 +82,7 @@ func blockIndex(id uint32) int {
 }
 
 // Get is the source's Get, except that a landblock known to be absent is
-// ErrNotFound at once, and a landblock already being asked for waits for
+// source.ErrNotFound at once, and a landblock already being asked for waits for
 // that answer and shares it (asking again only if that caller's context
 // ended first).
 func (l *Landblocks) Get(ctx context.Context, id uint32) ([]byte, error) {
@@ -217,4 +218,12 @@ func (l *Landblocks) presenceLocked(i int) Presence {
 		return Absent
 	}
 	return Unknown
+}
+
+// Trouble reports the health of the source l wraps, if it tells.
+func (l *Landblocks) Trouble() datfetch.Trouble {
+	if t, ok := l.src.(datfetch.Troubled); ok {
+		return t.Trouble()
+	}
+	return datfetch.Trouble{}
 }

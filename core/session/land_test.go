@@ -1,4 +1,4 @@
-package datfetch
+package session
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"acambient/datfetch"
 	"acambient/datfetch/source"
 )
 
@@ -131,7 +132,7 @@ type failingSource struct {
 func (f *failingSource) Get(ctx context.Context, id uint32) ([]byte, error) {
 	f.asked <- id
 	<-f.gate
-	return nil, fmt.Errorf("0x%08X: connection refused: %w", id, ErrNetwork)
+	return nil, fmt.Errorf("0x%08X: connection refused: %w", id, datfetch.ErrNetwork)
 }
 
 // Callers that wait on a landblock being asked for share its answer, a
@@ -151,7 +152,7 @@ func TestLandblocksShareAFailure(t *testing.T) {
 		close(src.gate)
 		wg.Wait()
 		for i, err := range errs {
-			if !errors.Is(err, ErrNetwork) {
+			if !errors.Is(err, datfetch.ErrNetwork) {
 				t.Errorf("Get %d: %v; want the network failure", i, err)
 			}
 		}
