@@ -8,30 +8,31 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"syscall"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
+	"acambient/internal/cli"
 	"acambient/server"
 )
 
 // decodeBudget bounds the bytes that record reads in progress hold at once
-// (datfetch.Budget): four of the largest compressed records a portal dat may
+// (datfile.Budget): four of the largest compressed records a portal dat may
 // hold (32 MiB stored plus 32 MiB declared, datfetch's caps), hundreds of
 // real ones (the largest EoR record is under 2 MiB).
 const decodeBudget = 256 << 20
 
 // cmdServe is `serve` (docs/interfaces.md §1, §2): the records of the data flags and
 // the page in -www, on -addr, until SIGINT or SIGTERM.
-func cmdServe(args []string) error {
+func cmdServe(_ *cli.Command, args []string) error {
 	f, err := parseServeFlags(args)
 	if err != nil {
 		return err
 	}
 	logger := log.New(os.Stderr, "", log.LstdFlags)
 
-	d, err := f.data.open()
+	d, err := f.data.Open()
 	if err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func cmdServe(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if f.build {
-		ensureWasm(ctx, f.www, logger)
+		cli.EnsureWasm(ctx, f.www, logger)
 	}
 	go f.limitMemory(ctx, logger, d)
 	h := f.handler(d, logger)
@@ -65,7 +66,7 @@ type serveFlags struct {
 	build, verbose  bool
 	zones           bool
 	cacheMB         int64
-	data            *dataFlags
+	data            *cli.DataFlags
 }
 
 func parseServeFlags(args []string) (*serveFlags, error) {
@@ -73,12 +74,12 @@ func parseServeFlags(args []string) (*serveFlags, error) {
 	f := &serveFlags{}
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.StringVar(&f.cors, "cors", "*", `Access-Control-Allow-Origin sent on every answer ("" sends none)`)
-	fs.StringVar(&f.www, "www", defaultWWW(), "folder of the page files served under /")
+	fs.StringVar(&f.www, "www", cli.DefaultWWW(), "folder of the page files served under /")
 	fs.BoolVar(&f.build, "build", true, "build www/ambient.wasm first when it is missing or older than its sources")
 	fs.Int64Var(&f.cacheMB, "cache", server.DefaultCacheBytes>>20, "MiB of memory for the cache of records read from dat files, portal and cell together, its tables included (0: none)")
 	fs.BoolVar(&f.verbose, "v", false, "log every request")
 	fs.BoolVar(&f.zones, "zones", true, "answer /zones.json and /zones.png, the sound-zone layer of the records (as the zones command writes it), computed on the first ask and kept")
-	f.data = addDataFlags(fs)
+	f.data = cli.AddDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -95,10 +96,10 @@ func (f *serveFlags) cacheBytes() int64 { return max(f.cacheMB, 0) << 20 }
 // handler is the server of d's records as the flags ask: one budget for
 // both dats bounds the memory of record reads in progress, whatever mix of
 // large or hostile records is asked for.
-func (f *serveFlags) handler(d *data, logger *log.Logger) *server.Handler {
-	budget := datfetch.NewBudget(decodeBudget)
-	for _, src := range []datfetch.Lister{d.Portal, d.Cell} {
-		if dat, ok := src.(*datfetch.Dat); ok {
+func (f *serveFlags) handler(d *cli.Data, logger *log.Logger) *server.Handler {
+	budget := datfile.NewBudget(decodeBudget)
+	for _, src := range []source.Lister{d.Portal, d.Cell} {
+		if dat, ok := src.(*datfile.Dat); ok {
 			dat.SetBudget(budget)
 		}
 	}
@@ -111,7 +112,7 @@ func (f *serveFlags) handler(d *data, logger *log.Logger) *server.Handler {
 }
 
 // limitMemory is limitMemory for the cache -cache asks for.
-func (f *serveFlags) limitMemory(ctx context.Context, logger *log.Logger, d *data) {
+func (f *serveFlags) limitMemory(ctx context.Context, logger *log.Logger, d *cli.Data) {
 	limitMemory(ctx, f.cacheBytes(), logger, d.Portal, d.Cell)
 }
 
@@ -128,7 +129,7 @@ const gcHeadroom = 24 << 20
 // anyway), and gcHeadroom. Without it the collector's default pacing (GOGC
 // 100) lets the heap grow to twice what is live: 64 MiB of cache became
 // ~180 MiB resident. A GOMEMLIMIT the user set is left alone.
-func limitMemory(ctx context.Context, cache int64, logger *log.Logger, srcs ...datfetch.Lister) {
+func limitMemory(ctx context.Context, cache int64, logger *log.Logger, srcs ...source.Lister) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
@@ -167,12 +168,4 @@ func openURL(a net.Addr) string {
 		host = "localhost"
 	}
 	return fmt.Sprintf("http://%s/", net.JoinHostPort(host, fmt.Sprint(tcp.Port)))
-}
-
-// defaultWWW is www next to the source, so `go run .` from anywhere serves the page.
-func defaultWWW() string {
-	if m := moduleDir(); m != "" {
-		return filepath.Join(m, "www")
-	}
-	return "www"
 }

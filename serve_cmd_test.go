@@ -18,37 +18,16 @@ import (
 	"time"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/internal/cli"
+	"acambient/internal/testkit/cmdtest"
 )
-
-// getURL GETs url (or sends method to it with the header pairs) and returns
-// the answer with its body read.
-func getURL(t *testing.T, method, url string, hdr ...string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := (&http.Client{Timeout: cmdGuard}).Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	return resp, b
-}
 
 // `serve -addr` listens there and prints the URL to open: the address as
 // given, a wildcard host as localhost. The URL answers the demo world's
 // region.
 func TestServeAddr(t *testing.T) {
-	w, err := demoWorld()
+	w, err := cli.DemoWorld()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,20 +35,20 @@ func TestServeAddr(t *testing.T) {
 		{"127.0.0.1:%d", "http://127.0.0.1:%d/"},
 		{":%d", "http://localhost:%d/"},
 	} {
-		var s *served
+		var s *cmdtest.Served
 		var port int
 		for try := 0; s == nil; try++ { // another process may take the port between
-			port = freePort(t)
-			if s, err = tryServe(t, "", "-addr", fmt.Sprintf(tc.addr, port)); err != nil && (try == 2 || !strings.Contains(err.Error(), "address already in use")) {
+			port = cmdtest.FreePort(t)
+			if s, err = cmdtest.TryServe(t, "", "-addr", fmt.Sprintf(tc.addr, port)); err != nil && (try == 2 || !strings.Contains(err.Error(), "address already in use")) {
 				t.Fatal(err)
 			}
 		}
-		if want := fmt.Sprintf(tc.url, port); s.url != want {
-			t.Errorf("-addr %s printed %q, want %q", fmt.Sprintf(tc.addr, port), s.url, want)
+		if want := fmt.Sprintf(tc.url, port); s.URL != want {
+			t.Errorf("-addr %s printed %q, want %q", fmt.Sprintf(tc.addr, port), s.URL, want)
 		}
-		r, b := getURL(t, "GET", s.url+"files/0x13000000")
+		r, b := cmdtest.GetURL(t, "GET", s.URL+"files/0x13000000")
 		if r.StatusCode != 200 || !bytes.Equal(b, w.Portal[dat.RegionID]) {
-			t.Errorf("%sfiles/0x13000000: %d, %d bytes; want the region's %d", s.url, r.StatusCode, len(b), len(w.Portal[dat.RegionID]))
+			t.Errorf("%sfiles/0x13000000: %d, %d bytes; want the region's %d", s.URL, r.StatusCode, len(b), len(w.Portal[dat.RegionID]))
 		}
 	}
 }
@@ -88,14 +67,14 @@ func TestServeCORS(t *testing.T) {
 		{[]string{"-cors", "https://map.example"}, "https://map.example"},
 		{[]string{"-cors", ""}, ""},
 	} {
-		s := startServe(t, "", append([]string{"-addr", "127.0.0.1:0"}, tc.args...)...)
+		s := cmdtest.StartServe(t, "", append([]string{"-addr", "127.0.0.1:0"}, tc.args...)...)
 		for _, p := range paths {
-			r, _ := getURL(t, "GET", s.url+p, "Origin", "https://map.example")
+			r, _ := cmdtest.GetURL(t, "GET", s.URL+p, "Origin", "https://map.example")
 			if r.StatusCode != 200 || r.Header.Get("Access-Control-Allow-Origin") != tc.origin {
 				t.Errorf("serve %v: GET /%s: %d, Access-Control-Allow-Origin %q; want 200, %q", tc.args, p, r.StatusCode, r.Header.Get("Access-Control-Allow-Origin"), tc.origin)
 			}
 		}
-		r, _ := getURL(t, "OPTIONS", s.url+"files/0x13000000", preflight...)
+		r, _ := cmdtest.GetURL(t, "OPTIONS", s.URL+"files/0x13000000", preflight...)
 		switch {
 		case tc.origin == "" && r.StatusCode != 405:
 			t.Errorf("serve %v: preflight %d, want 405 (no CORS)", tc.args, r.StatusCode)
@@ -122,7 +101,7 @@ func holdConns(t *testing.T, addr string, n int) []net.Conn {
 			t.Fatalf("connection %d: %v", i+1, err)
 		}
 		conns = append(conns, c)
-		c.SetDeadline(time.Now().Add(cmdGuard))
+		c.SetDeadline(time.Now().Add(cmdtest.Guard))
 		io.WriteString(c, "HEAD /files HTTP/1.1\r\nHost: x\r\n\r\n")
 		if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || !strings.Contains(line, " 200 ") {
 			t.Fatalf("connection %d: %q, %v", i+1, line, err)
@@ -140,7 +119,7 @@ func refused(t *testing.T, addr string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(cmdGuard))
+	c.SetDeadline(time.Now().Add(cmdtest.Guard))
 	io.WriteString(c, "GET /files HTTP/1.1\r\nHost: x\r\n\r\n")
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, nil)
@@ -165,18 +144,18 @@ func TestServeConnectionCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1000 connections")
 	}
-	s := startServe(t, "", "-addr", "127.0.0.1:0")
-	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/")
+	s := cmdtest.StartServe(t, "", "-addr", "127.0.0.1:0")
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.URL, "http://"), "/")
 	conns := holdConns(t, addr, 1000)
 	refused(t, addr)
 	conns[0].Close()
-	deadline := time.Now().Add(cmdGuard)
+	deadline := time.Now().Add(cmdtest.Guard)
 	for {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.SetDeadline(time.Now().Add(cmdGuard))
+		c.SetDeadline(time.Now().Add(cmdtest.Guard))
 		io.WriteString(c, "HEAD /files HTTP/1.1\r\nHost: x\r\n\r\n")
 		line, _ := bufio.NewReader(c).ReadString('\n')
 		c.Close()
@@ -193,15 +172,15 @@ func TestServeConnectionCap(t *testing.T) {
 // Under a descriptor limit too low for 1000 connections and the files
 // beside them, the cap is half the limit: with 128 descriptors, 64.
 func TestServeConnectionCapLowDescriptorLimit(t *testing.T) {
-	s := startServe(t, "ulimit -n 128", "-addr", "127.0.0.1:0")
-	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/")
+	s := cmdtest.StartServe(t, "ulimit -n 128", "-addr", "127.0.0.1:0")
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.URL, "http://"), "/")
 	holdConns(t, addr, 64)
 	refused(t, addr)
 }
 
 // serveDemoDats writes the demo world as dats and opens them as serve's
 // data flags would: -cache applies to records read from dat files.
-func serveDemoDats(t *testing.T, args ...string) (*serveFlags, *data) {
+func serveDemoDats(t *testing.T, args ...string) (*serveFlags, *cli.Data) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, errs, code := runCmd(t, "demo", "-out", dir); code != 0 {
@@ -211,7 +190,7 @@ func serveDemoDats(t *testing.T, args ...string) (*serveFlags, *data) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := f.data.open()
+	d, err := f.data.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +204,7 @@ func serveDemoDats(t *testing.T, args ...string) (*serveFlags, *data) {
 // and every answer is the record. (In process: the cache's count is not
 // visible over HTTP; serve builds its handler with the same code.)
 func TestServeCacheFlag(t *testing.T) {
-	w, err := demoWorld()
+	w, err := cli.DemoWorld()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +259,7 @@ func TestServeMemoryLimit(t *testing.T) {
 	f, d := serveDemoDats(t, "-cache", "8")
 	t.Setenv("GOMEMLIMIT", "")
 	f.limitMemory(context.Background(), log.New(io.Discard, "", 0), d)
-	index := d.Portal.(*datfetch.Dat).IndexBytes() + d.Cell.(*datfetch.Dat).IndexBytes()
+	index := d.Portal.(*datfile.Dat).IndexBytes() + d.Cell.(*datfile.Dat).IndexBytes()
 	if got, want := debug.SetMemoryLimit(-1), int64(8<<20+24<<20)+index; got != want || index == 0 {
 		t.Errorf("memory limit %d, want 8 MiB + 24 MiB + the indexes' %d = %d", got, index, want)
 	}
@@ -308,11 +287,11 @@ func TestHelpListsEveryCommand(t *testing.T) {
 	}
 	readme := readmeCommands(t)
 	for _, c := range commands() {
-		if !listed[c.name] || !strings.Contains(out, c.summary) {
-			t.Errorf("help does not list %s (%q):\n%s", c.name, c.summary, out)
+		if !listed[c.Name] || !strings.Contains(out, c.Short) {
+			t.Errorf("help does not list %s (%q):\n%s", c.Name, c.Short, out)
 		}
-		if !readme[c.name] {
-			t.Errorf("the README's command table lacks %s", c.name)
+		if !readme[c.Name] {
+			t.Errorf("the README's command table lacks %s", c.Name)
 		}
 	}
 	for name := range readme {
@@ -356,3 +335,12 @@ func readmeCommands(t *testing.T) map[string]bool {
 	}
 	return names
 }
+
+// runCmd runs the command line as `go run . args...` would and returns its
+// stdout, stderr and exit code.
+func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return cmdtest.Run(t, run, args...)
+}
+
+func TestMain(m *testing.M) { cmdtest.Main(m) }

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 )
 
 // The hand-made world.
@@ -255,15 +255,15 @@ func writeFixtureDats(portal, cell string) error {
 	} {
 		crecs[uint32(e.ID)] = e.Encode()
 	}
-	write := func(path string, set datfetch.DataSet, recs map[uint32][]byte) error {
+	write := func(path string, set datfile.DataSet, recs map[uint32][]byte) error {
 		var buf bytes.Buffer
-		if err := datfetch.WriteDat(&buf, set, recs); err != nil {
+		if err := datfile.WriteDat(&buf, set, recs); err != nil {
 			return err
 		}
 		return os.WriteFile(path, buf.Bytes(), 0o644)
 	}
-	if err := write(portal, datfetch.Portal, precs); err != nil {
+	if err := write(portal, datfile.Portal, precs); err != nil {
 		return err
 	}
-	return write(cell, datfetch.Cell, crecs)
+	return write(cell, datfile.Cell, crecs)
 }

@@ -3,6 +3,8 @@ package datfetch
 import (
 	"errors"
 	"io"
+
+	"acambient/datfetch/datfile"
 )
 
 // firstChunk is the first buffer a body of unknown length is read into:
@@ -35,19 +37,19 @@ func bodyClaim(length, limit int64, inflates bool) int64 {
 
 // inflateHold is the most inflating a compressed record of stored bytes
 // holds beside them: the record (at most limit, and at most what deflate
-// can expand the stream to) and, past inflateProbe, the probe buffer
+// can expand the stream to) and, past datfile.InflateProbe, the probe buffer
 // inflate fills first.
 func inflateHold(stored, limit int64) int64 {
-	if stored < minCompressed {
+	if stored < datfile.MinCompressed {
 		return 0
 	}
-	return inflateCost(min(limit, (stored-4)*zlibMaxRatio))
+	return inflateCost(min(limit, (stored-4)*datfile.ZlibMaxRatio))
 }
 
 // inflateCost is what inflate allocates for a declared size of want.
 func inflateCost(want int64) int64 {
-	if want > inflateProbe {
-		return want + inflateProbe
+	if want > datfile.InflateProbe {
+		return want + datfile.InflateProbe
 	}
 	return want
 }

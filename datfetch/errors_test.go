@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+
+	"acambient/datfetch/source"
 )
 
 // A record that is not there names its id (NotFoundError), for whoever
@@ -14,15 +16,15 @@ import (
 func TestHTTPNotFoundNamesTheID(t *testing.T) {
 	s := newRecordServer(t, func(w http.ResponseWriter, r *http.Request, n int) { http.NotFound(w, r) })
 	_, err := NewHTTP(s.URL+"/files/", fast(HTTPOptions{})).Get(context.Background(), 0x0A000001)
-	var nf *NotFoundError
-	if !errors.As(err, &nf) || nf.ID != 0x0A000001 || !errors.Is(err, ErrNotFound) || errors.Is(err, ErrNetwork) {
+	var nf *source.NotFoundError
+	if !errors.As(err, &nf) || nf.ID != 0x0A000001 || !errors.Is(err, source.ErrNotFound) || errors.Is(err, ErrNetwork) {
 		t.Errorf("404: %v; want a NotFoundError for 0x0A000001, not ErrNetwork", err)
 	}
 }
 
 func TestNotFoundError(t *testing.T) {
-	err := NotFound(0x0A0B0C0D)
-	if err.Error() != "0x0A0B0C0D: record not found" || !errors.Is(err, ErrNotFound) {
+	err := source.NotFound(0x0A0B0C0D)
+	if err.Error() != "0x0A0B0C0D: record not found" || !errors.Is(err, source.ErrNotFound) {
 		t.Errorf("NotFound = %q", err)
 	}
 }
@@ -41,7 +43,7 @@ func TestHTTPLandblocksListing(t *testing.T) {
 	if err != nil || len(ids) != 2 || ids[0] != 0xA9B4FFFF || ids[1] != 0xA9B5FFFF {
 		t.Errorf("listing %x, %v", ids, err)
 	}
-	if _, err := NewHTTP(s.URL+"/b/cell/files/", fast(HTTPOptions{})).Landblocks(context.Background()); !errors.Is(err, ErrNotFound) {
+	if _, err := NewHTTP(s.URL+"/b/cell/files/", fast(HTTPOptions{})).Landblocks(context.Background()); !errors.Is(err, source.ErrNotFound) {
 		t.Errorf("no listing: %v; want ErrNotFound", err)
 	}
 }

@@ -33,8 +33,8 @@ type Trouble struct {
 	Err      error
 }
 
-// Troubled is a Source that reports its health: HTTP, and Landblocks over
-// one.
+// Troubled is a Source that reports its health: HTTP, and a host's
+// landblock memory over one (core/session.Landblocks).
 type Troubled interface {
 	Trouble() Trouble
 }
@@ -44,14 +44,6 @@ func (h *HTTP) Trouble() Trouble {
 	t := h.health.get()
 	t.Received = h.received.Load()
 	return t
-}
-
-// Trouble reports the health of the source l wraps, if it tells.
-func (l *Landblocks) Trouble() Trouble {
-	if t, ok := l.src.(Troubled); ok {
-		return t.Trouble()
-	}
-	return Trouble{}
 }
 
 // health keeps a source's Trouble.

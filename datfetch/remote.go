@@ -1,3 +1,11 @@
+// Package datfetch is where record bytes come from over HTTP: a
+// source.Source that asks a server (ours, an export on a static host,
+// acdatservice) for a record by id through a one-function transport
+// (net/http natively, the browser's fetch under GOOS=js), retries with
+// backoff, bounds what answers may hold (a byte budget), verifies what
+// arrives (length, ETag, DID), keeps its health for the page, and reads the
+// servers' listings. The other sources are datfetch/datfile (the retail dat
+// container) and source.Memory; datfetch/source is what they share.
 package datfetch
 
 import (
@@ -18,6 +26,8 @@ import (
 	"time"
 
 	"acambient/core/dat"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 )
 
 // Defaults of HTTPOptions' zero values.
@@ -25,7 +35,10 @@ const (
 	DefaultRetries        = 3
 	DefaultBackoff        = 200 * time.Millisecond
 	DefaultCacheBytes     = 64 << 20
-	DefaultMaxRecordBytes = 32 << 20 // the largest EoR record (a Wave) is well under 2 MiB
+	DefaultMaxRecordBytes = datfile.MaxPortalRecordBytes
+	// MaxCellRecordBytes is a cell source's MaxRecordBytes: it refuses what
+	// the cell dat's reader refuses (docs/divergences.md row 11).
+	MaxCellRecordBytes = datfile.MaxCellRecordBytes
 	// DefaultInFlightBytes is the budget the HTTP sources of a process share
 	// for answers under way (BodyBudget): what one record at the cap may
 	// need at once (bodyClaim: 2 × 32 MiB + inflate's 1 MiB probe), and 15
@@ -150,8 +163,8 @@ type HTTP struct {
 	// stalled: a short sleep (stallGrace), replaced in tests.
 	grace func()
 
-	flights  flightGroup
-	cache    *Cache[[]byte]
+	flights  source.Flights[[]byte]
+	cache    *source.Cache[[]byte]
 	requests atomic.Int64 // GETs sent (Stats)
 	received atomic.Int64 // body bytes read (Stats)
 	health   health       // the last failure since the last answer (Trouble)
@@ -198,9 +211,9 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 	h.maxList = min(maxListingBytes, h.budget.Max()/2)
 	switch {
 	case opt.CacheBytes == 0:
-		h.cache = NewCache(DefaultCacheBytes, ByteLen)
+		h.cache = source.NewCache(DefaultCacheBytes, source.ByteLen)
 	case opt.CacheBytes > 0:
-		h.cache = NewCache(opt.CacheBytes, ByteLen)
+		h.cache = source.NewCache(opt.CacheBytes, source.ByteLen)
 	}
 	return h
 }
@@ -208,12 +221,12 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 // capWithin is the largest record cap whose answers a budget of max bytes
 // can see through one at a time (bodyClaim of a body of unknown length).
 func capWithin(max int64) int64 {
-	// Up to inflateProbe a record's claim is twice the cap, past it the
+	// Up to datfile.InflateProbe a record's claim is twice the cap, past it the
 	// probe buffer adds itself.
-	if c := (max - inflateProbe) / 2; c >= inflateProbe {
+	if c := (max - datfile.InflateProbe) / 2; c >= datfile.InflateProbe {
 		return c
 	}
-	return min(max/2, inflateProbe)
+	return min(max/2, datfile.InflateProbe)
 }
 
 // sleep is HTTP.wait's timer.
@@ -262,7 +275,7 @@ func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 	if b, ok := h.cache.Get(id); ok {
 		return b, nil
 	}
-	return h.flights.do(ctx, id, func(fctx context.Context) ([]byte, error) {
+	return h.flights.Do(ctx, id, func(fctx context.Context) ([]byte, error) {
 		// A caller that joined just after the previous flight finished finds the
 		// record cached rather than asking again.
 		if b, ok := h.cache.Get(id); ok {
@@ -272,7 +285,7 @@ func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 		b, g, err := h.fetch(fctx, url, h.maxRec, true)
 		if err != nil {
 			if errors.Is(err, errStatus404) {
-				return nil, fmt.Errorf("%w (%s answered 404)", NotFound(id), url)
+				return nil, fmt.Errorf("%w (%s answered 404)", source.NotFound(id), url)
 			}
 			if errors.Is(err, ErrTooLarge) {
 				return nil, fmt.Errorf("record 0x%08X: %w", id, err)
@@ -282,8 +295,8 @@ func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 		defer g.close()
 		// A compressed record is inflated beside its stored bytes: take
 		// what inflating costs first.
-		if CheckDID(id, b) != nil && looksCompressed(b) {
-			want := min(int64(binary.LittleEndian.Uint32(b)), h.maxRec, int64(len(b)-4)*zlibMaxRatio)
+		if source.CheckDID(id, b) != nil && looksCompressed(b) {
+			want := min(int64(binary.LittleEndian.Uint32(b)), h.maxRec, int64(len(b)-4)*datfile.ZlibMaxRatio)
 			if err := g.grow(fctx, inflateCost(want)); err != nil {
 				return nil, fmt.Errorf("%s: %w", url, err)
 			}
@@ -301,7 +314,7 @@ func (h *HTTP) Get(ctx context.Context, id uint32) ([]byte, error) {
 // record as a dat stores it compressed (docs/dat-format.md §1.5: u32 uncompressed size,
 // then a zlib stream), which acdatservice serves without inflating.
 func (h *HTTP) record(id uint32, b []byte) ([]byte, error) {
-	didErr := CheckDID(id, b)
+	didErr := source.CheckDID(id, b)
 	if didErr == nil || !looksCompressed(b) {
 		return b, didErr
 	}
@@ -309,7 +322,7 @@ func (h *HTTP) record(id uint32, b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v, and as a compressed record (u32 size + zlib) it does not inflate: %w", didErr, err)
 	}
-	if err := CheckDID(id, out); err != nil {
+	if err := source.CheckDID(id, out); err != nil {
 		return nil, fmt.Errorf("inflated from %d stored bytes: %w", len(b), err)
 	}
 	return out, nil
@@ -320,7 +333,7 @@ func (h *HTTP) record(id uint32, b []byte) ([]byte, error) {
 // deflate, a window of at most 32 KiB, no preset dictionary, the check bits)
 // after the u32 size.
 func looksCompressed(b []byte) bool {
-	if len(b) < minCompressed {
+	if len(b) < datfile.MinCompressed {
 		return false
 	}
 	cmf, flg := b[4], b[5]
@@ -334,10 +347,10 @@ func inflateStored(b []byte, limit int64) ([]byte, error) {
 	if int64(want) > limit {
 		return nil, fmt.Errorf("declared uncompressed size %d exceeds the %d-byte limit", want, limit)
 	}
-	if most := uint64(len(b)-4) * zlibMaxRatio; uint64(want) > most {
+	if most := uint64(len(b)-4) * datfile.ZlibMaxRatio; uint64(want) > most {
 		return nil, fmt.Errorf("declared uncompressed size %d exceeds what %d stored bytes can inflate to", want, len(b)-4)
 	}
-	return inflate(b, want)
+	return datfile.Inflate(b, want)
 }
 
 // IDs returns the ids of the listing at base without its trailing slash: our
@@ -414,7 +427,7 @@ func (h *HTTP) Landblocks(ctx context.Context) ([]uint32, error) {
 	url := h.base + LandblocksListing
 	b, g, err := h.fetch(ctx, url, maxLandblocksBytes, false)
 	if errors.Is(err, errStatus404) {
-		return nil, fmt.Errorf("%s: %w", url, ErrNotFound)
+		return nil, fmt.Errorf("%s: %w", url, source.ErrNotFound)
 	}
 	if err != nil {
 		return nil, err

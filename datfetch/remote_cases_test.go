@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"acambient/datfetch/source"
 )
 
 // rec is a record of n bytes starting with the DID id.
@@ -93,7 +95,7 @@ const caseGuard = 2 * time.Minute
 
 var remoteCases = []remoteCase{
 	{name: "ok", path: "/ok/files/", hits: 1},
-	{name: "404", path: "/404/files/", class: ErrNotFound, wantErr: "answered 404", hits: 1},
+	{name: "404", path: "/404/files/", class: source.ErrNotFound, wantErr: "answered 404", hits: 1},
 	{name: "503 then ok", path: "/503/files/", hits: 2, waits: []wantWait{{anyWait, "status 503"}}},
 	{name: "429 waits its Retry-After", path: "/429/files/", hits: 2, waits: []wantWait{{time.Second, "status 429"}}},
 	{name: "cut short without Content-Length", path: "/cut/files/", hits: 2, waits: []wantWait{{anyWait, "body of 1500 bytes, the ETag"}}},
@@ -136,7 +138,7 @@ type faultCounts struct {
 }
 
 // getClasses are the classes one of which every error of Get matches.
-var getClasses = []error{ErrNotFound, ErrBadRecord, ErrNetwork, context.Canceled, context.DeadlineExceeded}
+var getClasses = []error{source.ErrNotFound, ErrBadRecord, ErrNetwork, context.Canceled, context.DeadlineExceeded}
 
 // checkClass fails unless err matches want and exactly one of getClasses.
 func checkClass(t *testing.T, err, want error) {

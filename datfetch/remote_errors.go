@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"acambient/datfetch/source"
 )
 
 // What an HTTP source's Get can fail with, for callers that tell failures
@@ -13,6 +15,9 @@ import (
 // ErrNetwork, or the caller's context.Canceled / context.DeadlineExceeded.
 // ErrTooLarge is also ErrBadRecord; ErrRedirectLoop is also ErrNetwork.
 var (
+	// ErrNotFound is every source's not found (source.ErrNotFound): a 404
+	// the server meant.
+	ErrNotFound = source.ErrNotFound
 	// ErrBadRecord marks an answer that arrived whole and is not the record
 	// asked for: larger than the cap, the DID of another record, a
 	// compressed record that does not inflate. Asking again gets the same.
@@ -83,7 +88,7 @@ func (e *classified) Unwrap() []error { return []error{e.err, e.class} }
 // classify marks err as class unless it already matches a class or is the
 // caller's context ending.
 func classify(err, class error) error {
-	if err == nil || errors.Is(err, ErrBadRecord) || errors.Is(err, ErrNetwork) || errors.Is(err, ErrNotFound) ||
+	if err == nil || errors.Is(err, ErrBadRecord) || errors.Is(err, ErrNetwork) || errors.Is(err, source.ErrNotFound) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"acambient/datfetch/source"
 )
 
 func TestCheckETag(t *testing.T) {
@@ -223,7 +225,7 @@ func FuzzRecord(f *testing.F) {
 	h := NewHTTP("http://unused/", HTTPOptions{MaxRecordBytes: 1 << 20})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		out, err := h.record(0x0A000001, b)
-		if err == nil && CheckDID(0x0A000001, out) != nil {
+		if err == nil && source.CheckDID(0x0A000001, out) != nil {
 			t.Fatalf("accepted a record of DID %X", out[:4])
 		}
 	})

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"acambient/datfetch/source"
 )
 
 // recordServer serves recs under /files/ and counts requests per path.
@@ -106,7 +108,7 @@ func TestHTTPNoRetry(t *testing.T) {
 				t.Fatal("no error")
 			}
 			if tc.notFound {
-				checkClass(t, err, ErrNotFound)
+				checkClass(t, err, source.ErrNotFound)
 			} else {
 				checkClass(t, err, ErrNetwork)
 			}
@@ -213,12 +215,7 @@ func TestHTTPOneRequestForManyCallers(t *testing.T) {
 		})
 	}
 	// Hold the answer until every caller waits on the one flight.
-	waitFor(t, func() bool {
-		h.flights.mu.Lock()
-		defer h.flights.mu.Unlock()
-		f := h.flights.m[0x0A000393]
-		return f != nil && f.waiters == callers
-	})
+	waitFor(t, func() bool { return h.flights.Waiters(0x0A000393) == callers })
 	close(release)
 	wg.Wait()
 	close(errs)
@@ -343,12 +340,7 @@ func TestHTTPCancelledCallerLeavesOthers(t *testing.T) {
 	waitFor(t, func() bool { return s.count("/files/0x20000001") == 1 })
 	second := make(chan []byte, 1)
 	go func() { b, _ := h.Get(context.Background(), 0x20000001); second <- b }()
-	waitFor(t, func() bool {
-		h.flights.mu.Lock()
-		defer h.flights.mu.Unlock()
-		f := h.flights.m[0x20000001]
-		return f != nil && f.waiters == 2
-	})
+	waitFor(t, func() bool { return h.flights.Waiters(0x20000001) == 2 })
 	cancel()
 	if err := <-first; !errors.Is(err, context.Canceled) {
 		t.Fatalf("first caller: %v, want Canceled", err)

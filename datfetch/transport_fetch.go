@@ -4,7 +4,6 @@ package datfetch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"syscall/js"
 
 	"acambient/core/pace"
+	"acambient/internal/jsawait"
 )
 
 // Fetch returns the browser's Transport: the global fetch (a page, a worker,
@@ -62,7 +62,7 @@ func FetchEarly(early js.Value) Transport {
 			asked = fetch.Invoke(url, fetchInit(ac, "follow"))
 		}
 		stop := context.AfterFunc(ctx, func() { ac.Call("abort") })
-		v, err := await(asked)
+		v, err := jsawait.Await(asked)
 		if err != nil {
 			if ctx.Err() == nil && redirects(fetch, url, ac) {
 				err = fmt.Errorf("%w: the answer is a redirect that fetch could not follow to an end (a loop, more than the 20 it follows, or a hop it cannot reach): %v: %w",
@@ -102,7 +102,7 @@ func fetchInit(ac js.Value, redirect string) js.Value {
 // failed fetch, which tells a redirect that went nowhere from a network
 // that is down (then the probe fails too).
 func redirects(fetch js.Value, url string, ac js.Value) bool {
-	v, err := await(fetch.Invoke(url, fetchInit(ac, "manual")))
+	v, err := jsawait.Await(fetch.Invoke(url, fetchInit(ac, "manual")))
 	if err != nil {
 		return false
 	}
@@ -197,7 +197,7 @@ func (b *streamBody) Read(p []byte) (int, error) {
 		if b.done {
 			return 0, io.EOF
 		}
-		res, err := await(b.reader.Call("read"))
+		res, err := jsawait.Await(b.reader.Call("read"))
 		if err != nil {
 			return 0, err
 		}
@@ -218,7 +218,7 @@ func (b *streamBody) readBYOB(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		view := js.Global().Get("Uint8Array").New(b.byob, 0, min(len(p), byobBuffer))
-		res, err := await(b.reader.Call("read", view))
+		res, err := jsawait.Await(b.reader.Call("read", view))
 		if err != nil {
 			return 0, err
 		}
@@ -257,7 +257,7 @@ type bufferBody struct {
 func (b *bufferBody) Read(p []byte) (int, error) {
 	if !b.read {
 		b.read = true
-		buf, err := await(b.resp.Call("arrayBuffer"))
+		buf, err := jsawait.Await(b.resp.Call("arrayBuffer"))
 		if err != nil {
 			return 0, err
 		}
@@ -270,50 +270,5 @@ func (b *bufferBody) Read(p []byte) (int, error) {
 }
 
 func (b *bufferBody) Close() error { b.stop(); return nil }
-
-// await blocks the calling goroutine until p settles. The Go wasm runtime
-// returns to the JavaScript event loop while every goroutine waits, so the
-// promise gets to settle; calling it from inside a JavaScript callback
-// would deadlock.
-func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		pace.Enter()
-		ch <- result{v: args[0]}
-		return nil
-	})
-	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		pace.Enter()
-		ch <- result{err: jsError(args[0])}
-		return nil
-	})
-	p.Call("then", then, catch)
-	r := <-ch
-	then.Release()
-	catch.Release()
-	return r.v, r.err
-}
-
-// jsError turns a rejection reason into an error, with its cause when the
-// host gives one (node's "fetch failed" hides the reason there).
-func jsError(v js.Value) error {
-	if v.Type() != js.TypeObject {
-		return errors.New(v.String())
-	}
-	msg := v.Get("message").String()
-	if name := v.Get("name"); name.Type() == js.TypeString {
-		msg = name.String() + ": " + msg
-	}
-	if c := v.Get("cause"); c.Type() == js.TypeObject {
-		if m := c.Get("message"); m.Type() == js.TypeString {
-			msg += " (" + m.String() + ")"
-		}
-	}
-	return errors.New(msg)
-}
 
 func defaultTransport() Transport { return Fetch() }

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -109,7 +109,7 @@ func pageWarmVisit(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	log := &seenLog{}
 	srv := httptest.NewServer(log.wrap(server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www,
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www,
 	})))
 	t.Cleanup(srv.Close)
 	b := lfLaunch(t, spec)

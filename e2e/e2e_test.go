@@ -33,7 +33,9 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
+	"acambient/internal/export"
+	"acambient/internal/wasmbuild"
 	"acambient/server"
 )
 
@@ -76,7 +78,7 @@ func site(t *testing.T) (string, *demo.World) {
 		if buildErr != nil {
 			return
 		}
-		buildErr = server.WasmBuild{Module: root, WWW: buildDir}.Build(context.Background())
+		buildErr = wasmbuild.WasmBuild{Module: root, WWW: buildDir}.Build(context.Background())
 		if buildErr == nil {
 			demoW, buildErr = demo.Build()
 		}
@@ -299,7 +301,7 @@ var scenarioSpots = []struct{ name, pos string }{
 func TestPageAgainstServe(t *testing.T) {
 	www, w := site(t)
 	h := server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})
 	forEngines(t, allEngines, func(t *testing.T, b browserSpec) { runScenario(t, b, h) })
 }
@@ -309,8 +311,8 @@ func TestPageAgainstServe(t *testing.T) {
 func TestPageAgainstStaticExport(t *testing.T) {
 	www, w := site(t)
 	out := t.TempDir()
-	if _, err := server.Export(context.Background(), server.ExportOptions{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
+	if _, err := export.Write(context.Background(), export.Options{
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
 		Hints: true, // as `export` writes them by default
 	}); err != nil {
 		t.Fatal(err)

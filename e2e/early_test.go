@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"acambient/core/hints"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -33,7 +33,7 @@ func TestPageEarlyRequests(t *testing.T) {
 
 func pageEarlyRequests(t *testing.T, spec browserSpec) {
 	www, w := site(t)
-	m, err := hints.New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), false)
+	m, err := hints.New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func pageEarlyRequests(t *testing.T, spec browserSpec) {
 			}
 			log := &seenLog{}
 			var h http.Handler = server.New(server.Options{
-				Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www,
+				Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www,
 			})
 			if tc.badHint != "" {
 				h = badHints(h, tc.badHint)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -46,7 +46,7 @@ func TestPageWaitsForGesture(t *testing.T) {
 	spec := needBrowser(t, "chromium") // the only engine whose driver's evaluations are not gestures
 	www, w := site(t)
 	srv := httptest.NewServer(server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	}))
 	t.Cleanup(srv.Close)
 	b := lfLaunch(t, spec)

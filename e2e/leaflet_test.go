@@ -24,7 +24,8 @@ import (
 	"acambient/core/demo"
 	"acambient/core/session"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
+	"acambient/internal/export"
 	"acambient/server"
 )
 
@@ -80,7 +81,7 @@ func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 	t.Helper()
 	www, w := site(t) // www with a fresh ambient.wasm, and the demo world
 	return lfServersWith(t, www, server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell),
 		Name: "demo world", WWW: www, CORS: "*",
 	}), extra)
 }
@@ -148,8 +149,8 @@ func TestLeafletExampleStaticExport(t *testing.T) {
 func leafletExampleStaticExport(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	out := t.TempDir()
-	if _, err := server.Export(context.Background(), server.ExportOptions{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
+	if _, err := export.Write(context.Background(), export.Options{
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, Out: out,
 		Hints: true, // as `export` writes them by default
 	}); err != nil {
 		t.Fatal(err)
@@ -490,7 +491,7 @@ const lfProbe = `(() => {
 func lfHost(t *testing.T) *session.Host {
 	t.Helper()
 	_, w := site(t)
-	h, err := session.New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
+	h, err := session.New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell),
 		session.Options{Config: ambient.DefaultConfig(), Sync: true})
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/internal/npmpkg"
 	"acambient/server"
 )
@@ -163,7 +163,7 @@ func TestEmbedNuxtApp(t *testing.T) {
 	}))
 	t.Cleanup(host.Close)
 	dat := httptest.NewServer(server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	}))
 	t.Cleanup(dat.Close)
 

@@ -24,7 +24,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/demo"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -83,7 +83,7 @@ func pageServer(t *testing.T, edit worldEdit) string {
 		}
 	}
 	srv := httptest.NewServer(server.New(server.Options{
-		Portal: datfetch.NewMemory(portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL

@@ -28,7 +28,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"acambient/server"
+	"acambient/internal/export"
 )
 
 // The workflow's shape, as much of it as is checked here.
@@ -199,7 +199,7 @@ func pagesWorkflow(t *testing.T, spec browserSpec) {
 	}
 	// Its default source is SOURCE (www/index.html's empty meta would
 	// read the static host, which holds no records).
-	if b, err := os.ReadFile(filepath.Join(siteDir, "index.html")); err != nil || !strings.Contains(string(b), server.PageSource{Server: s.emuURL, API: w.Env["API"]}.Meta()) {
+	if b, err := os.ReadFile(filepath.Join(siteDir, "index.html")); err != nil || !strings.Contains(string(b), export.PageSource{Server: s.emuURL, API: w.Env["API"]}.Meta()) {
 		t.Errorf("the published index.html (%v) does not name %s (%s) as its source", err, s.emuURL, w.Env["API"])
 	}
 	if err := filepath.WalkDir(siteDir, func(p string, d fs.DirEntry, err error) error {

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/server"
+	"acambient/internal/export"
 )
 
 // TestPublishUnit runs e2e/publish_unit.test.mjs under node --test.
@@ -45,11 +45,11 @@ type pubSite struct {
 	records atomic.Int64
 }
 
-func publish(t *testing.T, src server.PageSource) *pubSite {
+func publish(t *testing.T, src export.PageSource) *pubSite {
 	t.Helper()
 	www, _ := site(t)
 	out := t.TempDir()
-	if _, err := server.Export(context.Background(), server.ExportOptions{WWW: www, Out: out, Source: src}); err != nil {
+	if _, err := export.Write(context.Background(), export.Options{WWW: www, Out: out, Source: src}); err != nil {
 		t.Fatal(err)
 	}
 	mime.AddExtensionType(".wasm", "application/wasm")
@@ -132,12 +132,12 @@ func publishedSourceFails(t *testing.T, spec browserSpec) {
 	var sites []*pubSite
 	for _, c := range []struct {
 		name string
-		src  server.PageSource
+		src  export.PageSource
 		want string
 	}{
-		{"unreachable", server.PageSource{Server: deadURL, API: "acdatservice"}, "is unreachable: no answer from " + deadURL},
-		{"no CORS", server.PageSource{Server: noCORS.URL, API: "acdatservice"}, "answers, but without CORS headers"},
-		{"wrong api", server.PageSource{Server: s.emuURL, API: "ours"}, `has no region record 0x13000000 (404). Is it a dat server? If it is an acdatservice, choose "acdatservice"`},
+		{"unreachable", export.PageSource{Server: deadURL, API: "acdatservice"}, "is unreachable: no answer from " + deadURL},
+		{"no CORS", export.PageSource{Server: noCORS.URL, API: "acdatservice"}, "answers, but without CORS headers"},
+		{"wrong api", export.PageSource{Server: s.emuURL, API: "ours"}, `has no region record 0x13000000 (404). Is it a dat server? If it is an acdatservice, choose "acdatservice"`},
 	} {
 		p := publish(t, c.src)
 		sites = append(sites, p)
@@ -206,7 +206,7 @@ func TestPublishedOffersDefault(t *testing.T) { forEngines(t, pubEngines, publis
 
 func publishedOffersDefault(t *testing.T, spec browserSpec) {
 	s := srcServers(t)
-	p := publish(t, server.PageSource{Server: s.emuURL, API: "acdatservice"})
+	p := publish(t, export.PageSource{Server: s.emuURL, API: "acdatservice"})
 	dead := httptest.NewServer(http.NotFoundHandler())
 	deadURL := dead.URL
 	dead.Close()
@@ -254,7 +254,7 @@ func TestPositionLinks(t *testing.T) { forEngines(t, pubEngines, positionLinks) 
 
 func positionLinks(t *testing.T, spec browserSpec) {
 	s := srcServers(t)
-	p := publish(t, server.PageSource{Server: s.emuURL, API: "acdatservice"})
+	p := publish(t, export.PageSource{Server: s.emuURL, API: "acdatservice"})
 	b := srcOpenIn(t, spec)
 
 	// A spot by the river that is not the page's default (the river

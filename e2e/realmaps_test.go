@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -305,7 +305,7 @@ func rmOffData(t *testing.T, spec browserSpec, listing bool, page string) {
 	www, w := site(t)
 	var log reqLog
 	var sound http.Handler = server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})
 	if !listing {
 		inner := sound
@@ -507,7 +507,7 @@ func leafletOffDataOrder(t *testing.T, spec browserSpec) {
 	arrived, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	inner := server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})
 	datURL, pageURL := lfServersWith(t, www, http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == held {

@@ -1,7 +1,7 @@
 package e2e
 
 // The long session and the bad networks in the page (issue 23), through the
-// harness bench/soak measures with (internal/soak): the same servers, the
+// harness bench/soak measures with (internal/testkit/soak): the same servers, the
 // same browser script, shortened. These assert behaviours; the figures
 // (memory over 30 minutes, how fast the page heals, dropouts) are
 // bench/soak's to report.
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"acambient/internal/soak"
+	"acambient/internal/testkit/soak"
 )
 
 // runSoak runs the harness through plan in the built page, in Chromium

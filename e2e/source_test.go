@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/datfetch"
-	"acambient/internal/acdatsvc"
+	"acambient/datfetch/source"
+	"acambient/internal/testkit/acdatsvc"
 	"acambient/server"
 )
 
@@ -39,7 +39,7 @@ func srcServers(t *testing.T) *srcSetup {
 	www, w := site(t)
 	s := &srcSetup{}
 	own := server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})
 	page := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/files/") {

@@ -10,7 +10,7 @@ package server
 //
 // The facts (names, parsers, texts, limits, type names, the line shape) are
 // internal/acdatspec's, read from its source and shared with the emulation
-// the client is tested against (internal/acdatsvc); how they are answered
+// the client is tested against (internal/testkit/acdatsvc); how they are answered
 // here is this file's. Its /icons and /setups routes, and its JSON rendering
 // of the CharGen and SpellTable records, are out of scope (README, "The
 // server").
@@ -27,7 +27,8 @@ import (
 	"sync"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 	"acambient/internal/acdatspec"
 )
 
@@ -45,20 +46,20 @@ type acdatState struct {
 // block and stored size (create_index binds file.file_offset, file.file_size).
 type acdatEntry struct{ id, offset, size uint32 }
 
-// entryWalker is a source that can list its container entries: *datfetch.Dat.
+// entryWalker is a source that can list its container entries: *datfile.Dat.
 type entryWalker interface {
-	Walk(fn func(datfetch.Entry) error) error
+	Walk(fn func(datfile.Entry) error) error
 }
 
-// storedReader is a source that can say how a record is stored (its size,
+// StoredReader is a source that can say how a record is stored (its size,
 // whether compressed) before reading it, and hand it out as stored, into a
-// buffer: *datfetch.Dat.
-type storedReader interface {
-	Lookup(id uint32) (datfetch.Entry, error)
-	ReadStored(ctx context.Context, e datfetch.Entry, dst []byte) ([]byte, error)
+// buffer: *datfile.Dat.
+type StoredReader interface {
+	Lookup(id uint32) (datfile.Entry, error)
+	ReadStored(ctx context.Context, e datfile.Entry, dst []byte) ([]byte, error)
 }
 
-// digester is a source backed by a file it can hash: *datfetch.Dat.
+// digester is a source backed by a file it can hash: *datfile.Dat.
 type digester interface {
 	Digest(ctx context.Context) (int64, string, error)
 }
@@ -118,7 +119,7 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which acda
 	}
 	rec, err := d.storedRecord(r, id)
 	switch {
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		notFound()
 		return
 	case err != nil && r.Context().Err() != nil:
@@ -150,7 +151,7 @@ func (h *Handler) acdatRecord(w http.ResponseWriter, r *http.Request, which acda
 // Sources without a container (the demo world in memory, a remote) hold
 // records uncompressed, which is their stored form.
 func (d *db) storedRecord(r *http.Request, id uint32) (cachedRecord, error) {
-	sr, ok := d.src.(storedReader)
+	sr, ok := d.src.(StoredReader)
 	if !ok {
 		return d.record(r, id)
 	}
@@ -173,26 +174,10 @@ func (d *db) storedRecord(r *http.Request, id uint32) (cachedRecord, error) {
 // entries in ascending id order, one JSON object a line, lines joined by
 // "\n" with none after the last (file_lines.join("\n")).
 func (h *Handler) acdatListing(w http.ResponseWriter, r *http.Request, which acdatspec.Dat) {
-	limit, offset := uint64(acdatspec.DefaultLimit), uint64(0)
-	if s, ok := acdatspec.Query(r.URL, "limit"); ok {
-		v, err := acdatspec.ParseUsize(s)
-		if err != nil {
-			acdatError(w, acdatspec.InvalidLimit(err), http.StatusBadRequest)
-			return
-		}
-		limit = v
-	}
-	if limit == 0 || limit > acdatspec.MaxLimit {
-		acdatError(w, acdatspec.LimitRange, http.StatusBadRequest)
+	limit, offset, bad := acdatspec.Paging(r.URL)
+	if bad != "" {
+		acdatError(w, bad, http.StatusBadRequest)
 		return
-	}
-	if s, ok := acdatspec.Query(r.URL, "offset"); ok {
-		v, err := acdatspec.ParseUsize(s)
-		if err != nil {
-			acdatError(w, acdatspec.InvalidOffset(err), http.StatusBadRequest)
-			return
-		}
-		offset = v
 	}
 	var page []acdatEntry
 	if d := h.acdatDB(which); d != nil {
@@ -237,7 +222,7 @@ func (h *Handler) acdatEntries(r *http.Request, which acdatspec.Dat, d *db) ([]a
 	ents := []acdatEntry{}
 	switch src := d.src.(type) {
 	case entryWalker:
-		err := src.Walk(func(e datfetch.Entry) error {
+		err := src.Walk(func(e datfile.Entry) error {
 			if e.Size != 0 { // what Get can return, as the hex listing
 				ents = append(ents, acdatEntry{e.ID, e.Offset, e.Size})
 			}
@@ -251,7 +236,7 @@ func (h *Handler) acdatEntries(r *http.Request, which acdatspec.Dat, d *db) ([]a
 		if err != nil {
 			return nil, err
 		}
-		_, inMemory := src.(*datfetch.Memory)
+		_, inMemory := src.(*source.Memory)
 		for _, id := range ids {
 			e := acdatEntry{id: id}
 			if inMemory {

@@ -8,18 +8,18 @@ import (
 	"strings"
 	"testing"
 
-	"acambient/datfetch"
-	"acambient/internal/acdatsvc"
+	"acambient/datfetch/datfile"
+	"acambient/internal/testkit/acdatsvc"
 )
 
 // emulationOf is the acdatservice emulation over the same dat files:
 // acdatservice's index holds each B-tree entry's id, offset and size
 // (create_index.rs), its bucket the records as stored.
-func emulationOf(t *testing.T, portal, cell *datfetch.Dat) *acdatsvc.Server {
+func emulationOf(t *testing.T, portal, cell *datfile.Dat) *acdatsvc.Server {
 	t.Helper()
-	placed := func(d *datfetch.Dat) map[uint32]acdatsvc.Record {
+	placed := func(d *datfile.Dat) map[uint32]acdatsvc.Record {
 		m := map[uint32]acdatsvc.Record{}
-		err := d.Walk(func(e datfetch.Entry) error {
+		err := d.Walk(func(e datfile.Entry) error {
 			b, err := d.ReadStored(context.Background(), e, nil)
 			m[e.ID] = acdatsvc.Record{Offset: e.Offset, Stored: b}
 			return err
@@ -39,8 +39,8 @@ func emulationOf(t *testing.T, portal, cell *datfetch.Dat) *acdatsvc.Server {
 // says so.
 func TestAcdatServerMatchesEmulation(t *testing.T) {
 	w := acdatWorld(t)
-	portal, _ := writeDat(t, datfetch.Portal, w.portal, 0x0A000777)
-	cell, _ := writeDat(t, datfetch.Cell, w.cell)
+	portal, _ := writeDat(t, datfile.Portal, w.portal, 0x0A000777)
+	cell, _ := writeDat(t, datfile.Cell, w.cell)
 	ours, _ := newTestHandler(t, Options{Portal: portal, Cell: cell, CORS: "*"})
 	emu := emulationOf(t, portal, cell)
 

@@ -11,12 +11,11 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 )
 
 // acdatWorld is the test world with the records acdatservice's README and
@@ -30,44 +29,12 @@ func acdatWorld(t testing.TB) world {
 	return w
 }
 
-// writeDat writes recs as a dat file, storing compress's ids zlib-compressed.
-func writeDat(t *testing.T, set datfetch.DataSet, recs map[uint32][]byte, compress ...uint32) (*datfetch.Dat, []byte) {
-	t.Helper()
-	opt := datfetch.WriteOptions{DataSet: set, Compress: func(id uint32, _ []byte) bool {
-		for _, c := range compress {
-			if c == id {
-				return true
-			}
-		}
-		return false
-	}}
-	var buf bytes.Buffer
-	if err := datfetch.WriteDatOptions(&buf, opt, recs); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), fmt.Sprintf("set%d.dat", set))
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := datfetch.OpenDat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	for _, id := range compress {
-		if e, err := d.Lookup(id); err != nil || !e.Compressed() {
-			t.Fatalf("0x%08X not stored compressed (%v)", id, err)
-		}
-	}
-	return d, buf.Bytes()
-}
-
 // TestAcdatRequests asks our server what acdatservice's README and tests ask
 // of it, and compares status, type and body with what its source answers.
 func TestAcdatRequests(t *testing.T) {
 	w := acdatWorld(t)
-	portal, _ := writeDat(t, datfetch.Portal, w.portal)
-	cell, _ := writeDat(t, datfetch.Cell, w.cell)
+	portal, _ := writeDat(t, datfile.Portal, w.portal)
+	cell, _ := writeDat(t, datfile.Cell, w.cell)
 	h, _ := newTestHandler(t, Options{Portal: portal, Cell: cell, CORS: "*"})
 	const (
 		bin  = "application/octet-stream"
@@ -166,11 +133,11 @@ func TestAcdatRequests(t *testing.T) {
 // against the dat's own entries.
 func TestAcdatListing(t *testing.T) {
 	w := acdatWorld(t)
-	portal, _ := writeDat(t, datfetch.Portal, w.portal, 0x0A000777)
-	cell, _ := writeDat(t, datfetch.Cell, w.cell)
+	portal, _ := writeDat(t, datfile.Portal, w.portal, 0x0A000777)
+	cell, _ := writeDat(t, datfile.Cell, w.cell)
 	h, _ := newTestHandler(t, Options{Portal: portal, Cell: cell})
 
-	line := func(d *datfetch.Dat, dat, typ string, id uint32) string {
+	line := func(d *datfile.Dat, dat, typ string, id uint32) string {
 		e, err := d.Lookup(id)
 		if err != nil {
 			t.Fatal(err)
@@ -254,7 +221,7 @@ func TestAcdatListing(t *testing.T) {
 // (u32 uncompressed size, then the zlib stream); /files/{id} sends it inflated.
 func TestAcdatStoredRecord(t *testing.T) {
 	w := acdatWorld(t)
-	portal, file := writeDat(t, datfetch.Portal, w.portal, 0x0A000777)
+	portal, file := writeDat(t, datfile.Portal, w.portal, 0x0A000777)
 	h, _ := newTestHandler(t, Options{Portal: portal})
 	rec := w.portal[0x0A000777]
 
@@ -295,8 +262,8 @@ func TestAcdatStoredRecord(t *testing.T) {
 // length and SHA-256, and acdatservice's answer for a dat it has no file for.
 func TestAcdatDats(t *testing.T) {
 	w := acdatWorld(t)
-	portal, pfile := writeDat(t, datfetch.Portal, w.portal)
-	cell, cfile := writeDat(t, datfetch.Cell, w.cell)
+	portal, pfile := writeDat(t, datfile.Portal, w.portal)
+	cell, cfile := writeDat(t, datfile.Cell, w.cell)
 	sum := func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
 	want := fmt.Sprintf(`{
   "portal": {
@@ -360,7 +327,7 @@ func BenchmarkAcdatListingPage(b *testing.B) {
 	for i := uint32(0); len(recs) < 800000; i++ {
 		recs[(i/64)<<16|0x0100+i%64] = rec
 	}
-	h := New(Options{Cell: datfetch.NewMemory(recs), Log: log.New(io.Discard, "", 0)})
+	h := New(Options{Cell: source.NewMemory(recs), Log: log.New(io.Discard, "", 0)})
 	r := httptest.NewRequest("GET", "/dats/cell/files?offset=400000", nil)
 	w := &discard{h: http.Header{}}
 	h.ServeHTTP(w, r) // builds the entries
@@ -378,10 +345,10 @@ func BenchmarkAcdatListingPage(b *testing.B) {
 func BenchmarkAcdatRecord(b *testing.B) {
 	w := testWorld(b)
 	var buf bytes.Buffer
-	if err := datfetch.WriteDat(&buf, datfetch.Cell, w.cell); err != nil {
+	if err := datfile.WriteDat(&buf, datfile.Cell, w.cell); err != nil {
 		b.Fatal(err)
 	}
-	cell, err := datfetch.NewDat(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	cell, err := datfile.NewDat(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 )
 
 func TestTraversal(t *testing.T) {
@@ -141,7 +141,7 @@ func TestBadDatFiles(t *testing.T) {
 	dir := t.TempDir()
 	var valid bytes.Buffer
 	w := testWorld(t)
-	if err := datfetch.WriteDat(&valid, datfetch.Portal, w.portal); err != nil {
+	if err := datfile.WriteDat(&valid, datfile.Portal, w.portal); err != nil {
 		t.Fatal(err)
 	}
 	garbage := make([]byte, 8192)
@@ -156,7 +156,7 @@ func TestBadDatFiles(t *testing.T) {
 	} {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, content, 0o644)
-		d, err := datfetch.OpenDat(p)
+		d, err := datfile.OpenDat(p)
 		if err == nil {
 			d.Close()
 			t.Errorf("%s opened", name)
@@ -175,17 +175,17 @@ func TestCorruptDatRecord(t *testing.T) {
 	big := wave(0x0A000888, 3000) // 3 blocks of 1020 bytes: a chain to break
 	w.portal[0x0A000888] = big
 	var buf bytes.Buffer
-	opt := datfetch.WriteOptions{DataSet: datfetch.Portal, Compress: func(id uint32, b []byte) bool { return id == 0x0A000777 }}
-	if err := datfetch.WriteDatOptions(&buf, opt, w.portal); err != nil {
+	opt := datfile.WriteOptions{DataSet: datfile.Portal, Compress: func(id uint32, b []byte) bool { return id == 0x0A000777 }}
+	if err := datfile.WriteDatOptions(&buf, opt, w.portal); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "client_portal.dat")
 	os.WriteFile(path, buf.Bytes(), 0o644)
-	d, err := datfetch.OpenDat(path)
+	d, err := datfile.OpenDat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := func(id uint32) datfetch.Entry {
+	entry := func(id uint32) datfile.Entry {
 		e, err := d.Lookup(id)
 		if err != nil {
 			t.Fatal(err)
@@ -205,7 +205,7 @@ func TestCorruptDatRecord(t *testing.T) {
 	}
 	d.Close()
 	os.WriteFile(path, raw, 0o644)
-	d, err = datfetch.OpenDat(path)
+	d, err = datfile.OpenDat(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 )
 
 // discard is a ResponseWriter that keeps nothing, so the benchmarks time the
@@ -41,7 +42,7 @@ func (d *discard) ReadFrom(r io.Reader) (int64, error) {
 }
 
 func benchHandler(b *testing.B, recs map[uint32][]byte) *Handler {
-	return New(Options{Portal: datfetch.NewMemory(recs), Cell: datfetch.NewMemory(recs), CORS: "*", Log: log.New(io.Discard, "", 0)})
+	return New(Options{Portal: source.NewMemory(recs), Cell: source.NewMemory(recs), CORS: "*", Log: log.New(io.Discard, "", 0)})
 }
 
 // BenchmarkRecord times one record answer in the handler: route, id parse,
@@ -110,7 +111,7 @@ func BenchmarkDatRecord(b *testing.B) {
 		ids = append(ids, id)
 	}
 	var buf bytes.Buffer
-	if err := datfetch.WriteDat(&buf, datfetch.Cell, recs); err != nil {
+	if err := datfile.WriteDat(&buf, datfile.Cell, recs); err != nil {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -119,7 +120,7 @@ func BenchmarkDatRecord(b *testing.B) {
 		ids   []uint32
 	}{{"hit", 0, ids[:1]}, {"miss", 1 << 20, ids}} {
 		b.Run(tc.name, func(b *testing.B) {
-			cell, err := datfetch.NewDat(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+			cell, err := datfile.NewDat(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 			if err != nil {
 				b.Fatal(err)
 			}

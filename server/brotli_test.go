@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"acambient/internal/wasmbuild"
 )
 
 // TestPrecompressedWasm: Precompress writes ambient.wasm.br, a client that
@@ -16,7 +18,7 @@ import (
 // plain file, and a .br older than its wasm (a rebuild since) is never sent.
 func TestPrecompressedWasm(t *testing.T) {
 	www := writeWWW(t, map[string]string{"ambient.wasm": string(wasmish)})
-	b := WasmBuild{WWW: www}
+	b := wasmbuild.WasmBuild{WWW: www}
 	if err := b.Precompress(t.Logf); err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package server
 
 import (
 	"sync"
-
-	"acambient/datfetch"
 )
 
 // DefaultCacheBytes bounds the record cache of dat-file sources. A client's
@@ -13,8 +11,8 @@ const DefaultCacheBytes = 64 << 20
 
 // recordCache is the one cache of served records that the portal and the
 // cell source share, so CacheBytes bounds both together: their bytes and
-// the hash of each, in one arena (datfetch.BlobCache), keyed by cacheKey.
-type recordCache = datfetch.BlobCache
+// the hash of each, in one arena (BlobCache), keyed by cacheKey.
+type recordCache = BlobCache
 
 // cachedRecord is a record as answered: its bytes, their CRC-64 (the ETag
 // is made of it and the length), and the pooled buffer that holds the

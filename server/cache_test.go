@@ -14,12 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
 )
 
 // counting is a dat-like source (not a Memory) that counts reads.
 type counting struct {
-	datfetch.Lister
+	source.Lister
 	gets atomic.Int64
 }
 
@@ -38,7 +39,7 @@ func TestServeCachesDatRecords(t *testing.T) {
 		{"default cache", 0, 1},
 		{"cache off", -1, 5},
 	} {
-		src := &counting{Lister: datfetch.NewMemory(w.portal)}
+		src := &counting{Lister: source.NewMemory(w.portal)}
 		h, _ := newTestHandler(t, Options{Portal: src, CacheBytes: tc.cache})
 		for range 5 {
 			r := do(h, "GET", "/files/0x0A000101")
@@ -80,8 +81,8 @@ func TestServeCacheSharedBetweenSources(t *testing.T) {
 	w := testWorld(t)
 	const id = 0x0A000101 // a wave in the portal; made a cell record below
 	cellRec := append(le32(id), "a cell record with a wave's id"...)
-	portal := &counting{Lister: datfetch.NewMemory(w.portal)}
-	cell := &counting{Lister: datfetch.NewMemory(map[uint32][]byte{id: cellRec})}
+	portal := &counting{Lister: source.NewMemory(w.portal)}
+	cell := &counting{Lister: source.NewMemory(map[uint32][]byte{id: cellRec})}
 	h, _ := newTestHandler(t, Options{Portal: portal, Cell: cell})
 	if h.portal.cache == nil || h.portal.cache != h.cell.cache {
 		t.Fatal("the sources do not share one cache")
@@ -207,14 +208,14 @@ func (r *readCounter) ReadAt(p []byte, off int64) (int, error) {
 func datServer(t *testing.T, recs map[uint32][]byte, gated bool) (*httptest.Server, *readCounter) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := datfetch.WriteDat(&buf, datfetch.Cell, recs); err != nil {
+	if err := datfile.WriteDat(&buf, datfile.Cell, recs); err != nil {
 		t.Fatal(err)
 	}
 	rc := &readCounter{b: buf.Bytes()}
 	if gated {
 		rc.gate = make(chan struct{})
 	}
-	d, err := datfetch.NewDat(rc, int64(buf.Len()))
+	d, err := datfile.NewDat(rc, int64(buf.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Regression tests for issue 8: what many concurrent or odd requests may cost.
 
-// gatedSource is a dat-like Lister (not datfetch.Memory, which the server
+// gatedSource is a dat-like Lister (not source.Memory, which the server
 // reads without sharing) whose Get counts calls and blocks until released.
 type gatedSource struct {
 	rec   []byte
@@ -36,7 +36,7 @@ func (s *gatedSource) Get(ctx context.Context, id uint32) ([]byte, error) {
 		return nil, ctx.Err()
 	}
 	if id != binary.LittleEndian.Uint32(s.rec) {
-		return nil, datfetch.NotFound(id)
+		return nil, source.NotFound(id)
 	}
 	return s.rec, nil
 }

@@ -1,20 +1,16 @@
 package server
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
 	"acambient/core/dat"
 	"acambient/core/hints"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // The hints of the served records (docs/interfaces.md §2.1, core/hints):
@@ -29,8 +25,8 @@ type hintStore struct {
 	mu    sync.Mutex
 	maker *hints.Maker // nil until the region is read
 
-	cache   *datfetch.Cache[*payload]
-	flights datfetch.Flights[*payload]
+	cache   *source.Cache[*payload]
+	flights source.Flights[*payload]
 }
 
 // HintsDir is the folder of the hints, served and exported: /hints/0xXXYYFFFF.
@@ -51,7 +47,7 @@ func (h *Handler) serveHint(w http.ResponseWriter, r *http.Request, seg string) 
 	}
 	p, err := h.hint(r.Context(), id)
 	switch {
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		http.Error(w, fmt.Sprintf("no hint for 0x%08X: %v", id, err), http.StatusNotFound)
 		return
 	case err != nil && r.Context().Err() != nil:
@@ -79,7 +75,7 @@ func (h *Handler) hint(ctx context.Context, id uint32) (*payload, error) {
 			return nil, err
 		}
 		s.maker = m
-		s.cache = datfetch.NewCache(hintCacheBytes, func(p *payload) int64 { return int64(len(p.b)) + 200 })
+		s.cache = source.NewCache(hintCacheBytes, func(p *payload) int64 { return int64(len(p.b)) + 200 })
 	}
 	s.mu.Unlock()
 	if p, ok := s.cache.Get(id); ok {
@@ -97,72 +93,4 @@ func (h *Handler) hint(ctx context.Context, id uint32) (*payload, error) {
 		s.cache.Put(id, p)
 		return p, nil
 	})
-}
-
-// hints writes Out/hints/0xXXYYFFFF for each landblock among ids, one
-// worker per CPU. A landblock whose hint cannot be made (a record of its
-// ring that cannot be read) is skipped with a warning: its page asks as
-// it would without one.
-func (e *exporter) hints(ctx context.Context, ids []uint32) error {
-	dir := filepath.Join(e.opt.Out, HintsDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	m, err := hints.New(ctx, e.opt.Portal, e.opt.Cell, true)
-	if err != nil {
-		return err
-	}
-	var blocks []uint32
-	for _, id := range ids {
-		if dat.CellKind(id) == dat.KindLandBlock {
-			blocks = append(blocks, id)
-		}
-	}
-	var (
-		mu    sync.Mutex
-		first error
-		next  int
-		wg    sync.WaitGroup
-	)
-	work := func() {
-		defer wg.Done()
-		for {
-			mu.Lock()
-			if next == len(blocks) || first != nil {
-				mu.Unlock()
-				return
-			}
-			id := blocks[next]
-			next++
-			mu.Unlock()
-			hint, err := m.Landblock(ctx, id)
-			var b []byte
-			switch {
-			case ctx.Err() != nil:
-				err = ctx.Err()
-			case err != nil:
-				e.opt.Warnf("hint of landblock 0x%08X skipped: %v", id, err)
-			default:
-				b = hint.JSON()
-				err = writeFile(filepath.Join(dir, fmt.Sprintf("0x%08X", id)), b)
-			}
-			mu.Lock()
-			switch {
-			case b == nil && ctx.Err() == nil:
-				e.res.Skipped++
-			case err != nil:
-				first = cmp.Or(first, err)
-			default:
-				e.res.Hints++
-				e.res.HintBytes += int64(len(b))
-			}
-			mu.Unlock()
-		}
-	}
-	for range max(1, runtime.NumCPU()) {
-		wg.Add(1)
-		go work()
-	}
-	wg.Wait()
-	return first
 }

@@ -3,20 +3,17 @@ package server
 import (
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 
 	"acambient/core/demo"
 	"acambient/core/hints"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // countingCell counts the landblock reads (nine per hint computed).
 type countingCell struct {
-	datfetch.Lister
+	source.Lister
 	reads atomic.Int32
 }
 
@@ -36,9 +33,9 @@ func TestServeHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cell := &countingCell{Lister: datfetch.NewMemory(dw.Cell)}
-	h, _ := newTestHandler(t, Options{Portal: datfetch.NewMemory(dw.Portal), Cell: cell, CORS: "*"})
-	m, err := hints.New(context.Background(), datfetch.NewMemory(dw.Portal), datfetch.NewMemory(dw.Cell), false)
+	cell := &countingCell{Lister: source.NewMemory(dw.Cell)}
+	h, _ := newTestHandler(t, Options{Portal: source.NewMemory(dw.Portal), Cell: cell, CORS: "*"})
+	m, err := hints.New(context.Background(), source.NewMemory(dw.Portal), source.NewMemory(dw.Cell), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,57 +82,11 @@ func TestServeHints(t *testing.T) {
 			t.Errorf("GET %s: %d; want %d", target, r.StatusCode, code)
 		}
 	}
-	empty, _ := newTestHandler(t, Options{Portal: datfetch.NewMemory(nil), Cell: datfetch.NewMemory(dw.Cell)})
+	empty, _ := newTestHandler(t, Options{Portal: source.NewMemory(nil), Cell: source.NewMemory(dw.Cell)})
 	if r := do(empty, "GET", "/hints/0xA9B5FFFF"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("no region: %d; want 404", r.StatusCode)
 	}
 	if r := do(h, "GET", "/dats/cell/files/hints/0xA9B5FFFF"); r.StatusCode == http.StatusOK {
 		t.Error("acdatservice's routes answer a hint; they have none")
-	}
-}
-
-// TestExportHints: export writes hints/0xXXYYFFFF for every landblock, each
-// what serve answers for it; -hints=false (Hints false) writes none.
-func TestExportHints(t *testing.T) {
-	dw, err := demo.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := ExportOptions{Portal: datfetch.NewMemory(dw.Portal), Cell: datfetch.NewMemory(dw.Cell), Out: t.TempDir(), Hints: true}
-	res, err := Export(context.Background(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Hints != res.LandBlocks || res.Hints == 0 {
-		t.Errorf("%d hints for %d landblocks", res.Hints, res.LandBlocks)
-	}
-	files, err := os.ReadDir(filepath.Join(opt.Out, HintsDir))
-	if err != nil || len(files) != res.Hints {
-		t.Fatalf("hints/ holds %d files (%v); want %d", len(files), err, res.Hints)
-	}
-	h, _ := newTestHandler(t, Options{Portal: opt.Portal.(datfetch.Lister), Cell: opt.Cell})
-	var n int64
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(opt.Out, HintsDir, f.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n += int64(len(b))
-		if r := do(h, "GET", "/hints/"+f.Name()); body(t, r) != string(b) {
-			t.Errorf("hints/%s differs from serve's", f.Name())
-		}
-	}
-	if n != res.HintBytes {
-		t.Errorf("%d bytes written; the result says %d", n, res.HintBytes)
-	}
-	if b, _ := os.ReadFile(filepath.Join(opt.Out, HintsDir, "0xA9B5FFFF")); !strings.Contains(string(b), `"0x0A000121"`) {
-		t.Errorf("the river's hint %s names no river bed", b)
-	}
-	opt.Out, opt.Hints = t.TempDir(), false
-	if _, err := Export(context.Background(), opt); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(opt.Out, HintsDir)); !os.IsNotExist(err) {
-		t.Errorf("without Hints, hints/ is there (%v)", err)
 	}
 }

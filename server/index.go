@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // IndexLinks are where the generated index points for the listings: the
@@ -20,7 +20,7 @@ type IndexLinks struct {
 
 var (
 	serveLinks  = IndexLinks{"files", "cell/files"}
-	exportLinks = IndexLinks{"files/index.txt", "cell/files/index.txt"}
+	ExportLinks = IndexLinks{"files/index.txt", "cell/files/index.txt"}
 )
 
 // indexLandblocks is how many landblocks the index links to.
@@ -30,7 +30,7 @@ const indexLandblocks = 8
 // browser page is a later piece of work): what is served, record counts per
 // kind, and links to the listings, the region and a few landblocks. Links
 // are relative, so the same page works from serve and from a static export.
-func IndexPage(ctx context.Context, name string, portal, cell datfetch.Lister, links IndexLinks) ([]byte, error) {
+func IndexPage(ctx context.Context, name string, portal, cell source.Lister, links IndexLinks) ([]byte, error) {
 	pids, err := portal.IDs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("portal ids: %w", err)

@@ -140,10 +140,10 @@ func versionPage(index []byte, versions map[string]string) []byte {
 	return append(append(append([]byte{}, out[:loc[0]]...), mapTag...), out[loc[0]:]...)
 }
 
-// versionIndexFile rewrites dir/index.html as serve sends it (export: a
+// VersionIndexFile rewrites dir/index.html as serve sends it (export: a
 // static host that honours the query gets the same second visit; one that
 // ignores it serves the plain file, which is the same bytes).
-func versionIndexFile(dir string) error {
+func VersionIndexFile(dir string) error {
 	p := filepath.Join(dir, indexPage)
 	index, err := os.ReadFile(p)
 	if err != nil {
@@ -164,7 +164,7 @@ func versionIndexFile(dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
-	return writeFile(p, versionPage(index, versions))
+	return os.WriteFile(p, versionPage(index, versions), 0o644)
 }
 
 // versionedIndex is serve's index.html, rewritten by versionPage, and what

@@ -2,23 +2,19 @@ package server
 
 import (
 	"compress/gzip"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"acambient/datfetch"
 	"acambient/internal/modgraph"
 )
 
@@ -111,32 +107,6 @@ func TestVersionedPageFile(t *testing.T) {
 			t.Errorf("after the edit, v=%s: Cache-Control %q, %d bytes; want %q and the new %d bytes", c.v, r.Header.Get("Cache-Control"), len(b), c.cache, len(js2))
 		}
 	}
-}
-
-// pageWWW is a page whose modules reach each other through every form the
-// page uses: static imports, a dynamic one, one from a subfolder up, and
-// new URL(…, import.meta.url) for the wasm.
-var pageWWW = map[string]string{
-	"index.html": `<!doctype html>
-<head>
-<meta charset="utf-8">
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="app.css">
-<link rel="preload" href="ambient.wasm" as="fetch" type="application/wasm" crossorigin>
-<link rel="modulepreload" href="ambient.js">
-<link rel="modulepreload" href="page/dom.js">
-<link rel="modulepreload" href="https://cdn.example/x.js">
-<script type="module" src="app.js"></script>
-</head>
-<body><a href="app.js">the source</a> <img src="app.css"></body>
-`,
-	"app.css":      "body{}",
-	"app.js":       `import { AmbientAudio } from "./ambient.js"; import { el } from "./page/dom.js";`,
-	"ambient.js":   `const u = new URL("./ambient.wasm", import.meta.url); await import("./wasm_exec.js");`,
-	"wasm_exec.js": "globalThis.Go = class {};",
-	"page/dom.js":  `import { blockOf } from "../geo.js"; export const el = 1;`,
-	"geo.js":       `export const blockOf = 2;`,
-	"ambient.wasm": "\x00asm",
 }
 
 // importMap returns the page's import map, failing unless there is
@@ -269,7 +239,7 @@ func TestVersionedDemoPage(t *testing.T) {
 	}
 	// The built files, which a checkout lacks until ./build.sh: stand-ins.
 	www := t.TempDir()
-	if _, _, err := copyTree(src, www); err != nil {
+	if err := os.CopyFS(www, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"ambient.wasm", "wasm_exec.js"} {
@@ -311,38 +281,5 @@ func TestVersionedDemoPage(t *testing.T) {
 	}
 	if !strings.Contains(page, `href="ambient.wasm?v=`) {
 		t.Error("the wasm's preload is not versioned")
-	}
-}
-
-// export writes index.html as serve sends it, page alone or with records.
-func TestExportVersionsIndex(t *testing.T) {
-	www := writeWWW(t, pageWWW)
-	h, _ := newTestHandler(t, Options{WWW: www})
-	served := body(t, do(h, "GET", "/index.html"))
-	if !strings.Contains(served, "?v=") {
-		t.Fatalf("served index is not versioned:\n%s", served)
-	}
-	w := testWorld(t)
-	out := filepath.Join(t.TempDir(), "site")
-	if _, err := Export(context.Background(), ExportOptions{Portal: datfetch.NewMemory(w.portal), Cell: datfetch.NewMemory(w.cell),
-		WWW: www, Out: out, Warnf: func(string, ...any) {}}); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(filepath.Join(out, "index.html")); string(got) != served {
-		t.Errorf("exported index.html:\n%s\nserve sends:\n%s", got, served)
-	}
-	// The files themselves are copied as they are.
-	var names []string
-	fs.WalkDir(os.DirFS(out), ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && pageWWW[p] != "" && p != "index.html" {
-			if b, _ := os.ReadFile(filepath.Join(out, p)); string(b) != pageWWW[p] {
-				t.Errorf("exported %s changed", p)
-			}
-			names = append(names, p)
-		}
-		return err
-	})
-	if len(names) != len(pageWWW)-1 {
-		t.Errorf("exported page files %v", slices.Sorted(slices.Values(names)))
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"unsafe"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Record answers are immutable: an id names the same bytes for the life of a
@@ -33,7 +33,7 @@ var crcTable = crc64.MakeTable(crc64.ECMA)
 // what is computed once (the listing, large records' hashes).
 type db struct {
 	name string
-	src  datfetch.Lister
+	src  source.Lister
 	log  *log.Logger
 	tag  uint64 // the high half of its records' cache keys: a portal and a cell id can be equal
 
@@ -42,7 +42,7 @@ type db struct {
 	// reads makes concurrent requests for one record share one read of a
 	// source that has to work for it (a dat file): without it, n cold
 	// requests for a large record cost n reads and n times its memory.
-	reads    *datfetch.Flights[cachedRecord]
+	reads    *source.Flights[cachedRecord]
 	inMemory bool
 
 	mu         sync.Mutex
@@ -50,11 +50,11 @@ type db struct {
 	landblocks *payload // the cell source's landblock listing, nil until first built
 }
 
-func newDB(name string, tag uint64, src datfetch.Lister, l *log.Logger, cache *recordCache) *db {
+func newDB(name string, tag uint64, src source.Lister, l *log.Logger, cache *recordCache) *db {
 	d := &db{name: name, tag: tag, src: src, log: l}
-	if _, d.inMemory = src.(*datfetch.Memory); !d.inMemory {
+	if _, d.inMemory = src.(*source.Memory); !d.inMemory {
 		d.cache = cache
-		d.reads = &datfetch.Flights[cachedRecord]{}
+		d.reads = &source.Flights[cachedRecord]{}
 	}
 	return d
 }
@@ -68,7 +68,7 @@ func (d *db) serveRecord(w http.ResponseWriter, r *http.Request, seg string) {
 	}
 	rec, err := d.record(r, id)
 	switch {
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		http.Error(w, fmt.Sprintf("%s record 0x%08X not found", d.name, id), http.StatusNotFound)
 		return
 	case err != nil && r.Context().Err() != nil:
@@ -178,7 +178,7 @@ const soloReadMax = 16 << 10
 // buffer and caches it; ok is false for any other record, or a source
 // that cannot tell.
 func (d *db) readSmall(ctx context.Context, id uint32) (rec cachedRecord, ok bool, err error) {
-	sr, can := d.src.(storedReader)
+	sr, can := d.src.(StoredReader)
 	if !can {
 		return cachedRecord{}, false, nil
 	}
@@ -192,7 +192,7 @@ func (d *db) readSmall(ctx context.Context, id uint32) (rec cachedRecord, ok boo
 	buf := answerBufs.Get().(*[]byte)
 	b, err := sr.ReadStored(ctx, e, *buf)
 	if err == nil {
-		err = datfetch.CheckDID(id, b)
+		err = source.CheckDID(id, b)
 	}
 	if err != nil {
 		answerBufs.Put(buf)
@@ -209,7 +209,7 @@ func (d *db) load(ctx context.Context, id uint32) (cachedRecord, error) {
 	if err == nil {
 		// A source that hands out bytes of another record is as corrupt as a
 		// broken block chain; the client would refuse them anyway.
-		err = datfetch.CheckDID(id, b)
+		err = source.CheckDID(id, b)
 	}
 	if err != nil {
 		return cachedRecord{}, err

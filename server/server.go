@@ -13,6 +13,7 @@ import (
 
 	"acambient/core/zones"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // maxURI bounds the request target. Real ones are short (/cell/files/0xXXXXXXXX
@@ -21,8 +22,8 @@ const maxURI = 1024
 
 // Options configure a Handler.
 type Options struct {
-	Portal, Cell datfetch.Lister // record sources; nil serves none
-	Name         string          // what is served ("demo world", file names), for the index and logs
+	Portal, Cell source.Lister // record sources; nil serves none
+	Name         string        // what is served ("demo world", file names), for the index and logs
 
 	// WWW is the folder of page files served under "/" ("" serves none). When
 	// it has no index.html, "/" answers a generated index of what is served.
@@ -34,7 +35,7 @@ type Options struct {
 	NoZones bool
 
 	// CacheBytes bounds the memory of the cache of served records, which
-	// the sources other than datfetch.Memory (dat files) share, entry
+	// the sources other than source.Memory (dat files) share, entry
 	// overhead included: 0 means DefaultCacheBytes, negative none.
 	CacheBytes int64
 
@@ -74,16 +75,16 @@ func New(opt Options) *Handler {
 		h.log = log.Default()
 	}
 	if h.opt.Portal == nil {
-		h.opt.Portal = datfetch.NewMemory(nil)
+		h.opt.Portal = source.NewMemory(nil)
 	}
 	if h.opt.Cell == nil {
-		h.opt.Cell = datfetch.NewMemory(nil)
+		h.opt.Cell = source.NewMemory(nil)
 	}
 	cache := opt.CacheBytes
 	if cache == 0 {
 		cache = DefaultCacheBytes
 	}
-	shared := datfetch.NewBlobCache(cache)
+	shared := NewBlobCache(cache)
 	h.portal = newDB("portal", 1, h.opt.Portal, h.log, shared)
 	h.cell = newDB("cell", 2, h.opt.Cell, h.log, shared)
 	h.www = newStatic(opt.WWW)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 func TestRecordRoutes(t *testing.T) {
@@ -71,7 +71,7 @@ func TestETag(t *testing.T) {
 		t.Fatal("ETag ignores the last byte")
 	}
 	// Large records' hashes are remembered, and remembered right.
-	d := newDB("portal", 1, datfetch.NewMemory(nil), nil, nil)
+	d := newDB("portal", 1, source.NewMemory(nil), nil, nil)
 	big := bytes.Repeat([]byte{7}, etagCacheMin)
 	want := crc64.Checksum(big, crcTable)
 	if first := d.sum(1, big); first != want {
@@ -237,12 +237,12 @@ func TestPreflight(t *testing.T) {
 
 func TestCorruptRecord(t *testing.T) {
 	w := testWorld(t)
-	portal := faulty{datfetch.NewMemory(w.portal), map[uint32]error{
+	portal := faulty{Lister: source.NewMemory(w.portal), Bad: map[uint32]error{
 		0x0A000101: errors.New("record 0x0A000101: block chain: link 0x7FFFFC00 beyond the file end"),
 	}}
 	// A source handing out another record's bytes is corrupt too.
 	w.cell[0xA9B5FFFF] = landblock(0xA9B6FFFF)
-	h, logs := newTestHandler(t, Options{Portal: portal, Cell: datfetch.NewMemory(w.cell)})
+	h, logs := newTestHandler(t, Options{Portal: portal, Cell: source.NewMemory(w.cell)})
 	for _, tc := range []struct {
 		target string
 		status int

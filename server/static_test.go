@@ -14,21 +14,6 @@ import (
 // wasmish is incompressible-looking but repetitive enough for gzip to win.
 var wasmish = append([]byte("\x00asm\x01\x00\x00\x00"), bytes.Repeat([]byte("\x20\x00\x41\x01\x6a\x0b"), 4000)...)
 
-func writeWWW(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestGeneratedIndex(t *testing.T) {
 	for _, www := range []string{"", writeWWW(t, map[string]string{".gitkeep": ""})} {
 		h, _ := newTestHandler(t, Options{WWW: www, Name: "demo <world>"})

@@ -18,13 +18,13 @@ import (
 	"acambient/core/dat"
 	"acambient/core/demo"
 	"acambient/core/zones"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // countingLister counts the region's reads (one per computation of the
 // layer) and can be made to fail them.
 type countingLister struct {
-	datfetch.Lister
+	source.Lister
 	regions atomic.Int32
 	fail    atomic.Bool
 	gate    chan struct{} // when set, a region read waits for it to close
@@ -53,10 +53,10 @@ func TestServeZones(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	portal := &countingLister{Lister: datfetch.NewMemory(dw.Portal), gate: make(chan struct{})}
-	cell := datfetch.NewMemory(dw.Cell)
+	portal := &countingLister{Lister: source.NewMemory(dw.Portal), gate: make(chan struct{})}
+	cell := source.NewMemory(dw.Cell)
 	want := t.TempDir()
-	if _, err := zones.Write(context.Background(), datfetch.NewMemory(dw.Portal), cell, want, zones.Options{}); err != nil {
+	if _, err := zones.Write(context.Background(), source.NewMemory(dw.Portal), cell, want, zones.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(New(Options{Portal: portal, Cell: cell, CORS: "*", Log: log.New(io.Discard, "", 0)}))
@@ -125,7 +125,7 @@ func TestServeZones(t *testing.T) {
 	}
 
 	// A computation that fails is not kept.
-	bad := &countingLister{Lister: datfetch.NewMemory(dw.Portal)}
+	bad := &countingLister{Lister: source.NewMemory(dw.Portal)}
 	bad.fail.Store(true)
 	srv2 := httptest.NewServer(New(Options{Portal: bad, Cell: cell, Log: log.New(io.Discard, "", 0)}))
 	defer srv2.Close()

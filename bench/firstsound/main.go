@@ -47,7 +47,8 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
+	"acambient/internal/wasmbuild"
 	"acambient/server"
 )
 
@@ -114,7 +115,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("demo world: %w", err)
 	}
-	h := server.New(server.Options{Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell),
+	h := server.New(server.Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell),
 		Name: "demo world", WWW: dir, Log: log.New(io.Discard, "", 0)})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -460,7 +461,7 @@ func buildSite(root, dir string) error {
 	if err != nil {
 		return err
 	}
-	b := server.WasmBuild{Module: root, WWW: dir}
+	b := wasmbuild.WasmBuild{Module: root, WWW: dir}
 	t0 := time.Now()
 	if err := b.Ensure(context.Background(), func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }); err != nil {
 		return err

@@ -35,7 +35,7 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 )
 
 func main() {
@@ -113,11 +113,11 @@ func fixtures(dir string) (fixtureFiles, error) {
 	if err != nil {
 		return fx, err
 	}
-	portal, err := encode(datfetch.WriteOptions{DataSet: datfetch.Portal}, w.Portal)
+	portal, err := encode(datfile.WriteOptions{DataSet: datfile.Portal}, w.Portal)
 	if err != nil {
 		return fx, err
 	}
-	cell, err := encode(datfetch.WriteOptions{DataSet: datfetch.Cell}, w.Cell)
+	cell, err := encode(datfile.WriteOptions{DataSet: datfile.Cell}, w.Cell)
 	if err != nil {
 		return fx, err
 	}
@@ -149,7 +149,7 @@ func fixtures(dir string) (fixtureFiles, error) {
 		recs[bigIDs+uint32(i)] = shared[4*i : 4*i+bigSize]
 	}
 	compress := func(id uint32, _ []byte) bool { return id == bombID || id >= bigIDs && id < bigIDs+bigCount }
-	b, err := encode(datfetch.WriteOptions{DataSet: datfetch.Portal, Compress: compress}, recs)
+	b, err := encode(datfile.WriteOptions{DataSet: datfile.Portal, Compress: compress}, recs)
 	if err != nil {
 		return fx, err
 	}
@@ -172,9 +172,9 @@ func fixtures(dir string) (fixtureFiles, error) {
 	return fx, os.WriteFile(filepath.Join(fx.www, "big.wasm"), big, 0o644)
 }
 
-func encode(opt datfetch.WriteOptions, recs map[uint32][]byte) ([]byte, error) {
+func encode(opt datfile.WriteOptions, recs map[uint32][]byte) ([]byte, error) {
 	var buf bytes.Buffer
-	err := datfetch.WriteDatOptions(&buf, opt, recs)
+	err := datfile.WriteDatOptions(&buf, opt, recs)
 	return buf.Bytes(), err
 }
 
@@ -182,7 +182,7 @@ func encode(opt datfetch.WriteOptions, recs map[uint32][]byte) ([]byte, error) {
 // (536 870 912 more bytes) and file_size set to 1 GiB, the file padded to
 // match with a hole: the "demo portal padded to 1 GiB".
 func writeSizeClaim(path string, portal []byte) (uint32, error) {
-	d, err := datfetch.NewDat(bytes.NewReader(portal), int64(len(portal)))
+	d, err := datfile.NewDat(bytes.NewReader(portal), int64(len(portal)))
 	if err != nil {
 		return 0, err
 	}

@@ -9,7 +9,7 @@
 //	go run ./bench/load -scattered 800000 [-soak 2000000]
 //
 // -scattered N generates the synthetic N-entry cell dat of issue 12
-// (internal/scatterdat, 780 MiB for 800k) and the demo portal as a
+// (internal/testkit/scatterdat, 780 MiB for 800k) and the demo portal as a
 // dat in a temporary folder, and requests uniformly random /cell/files/{id}.
 // -soak N then drives serve alone until it has answered N requests and
 // reports its resident memory. -keep DIR keeps the dats and the export for
@@ -41,8 +41,10 @@ import (
 
 	"acambient/core/dat"
 	"acambient/core/demo"
-	"acambient/datfetch"
-	"acambient/internal/scatterdat"
+	"acambient/datfetch/datfile"
+	"acambient/datfetch/source"
+	"acambient/internal/export"
+	"acambient/internal/testkit/scatterdat"
 	"acambient/server"
 )
 
@@ -103,12 +105,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	export := filepath.Join(dir, "export")
+	exportDir := filepath.Join(dir, "export")
 	ctx := context.Background()
 	t0 := time.Now()
 	if !reuse {
-		os.RemoveAll(export)
-		res, err := server.Export(ctx, server.ExportOptions{Portal: portal, Cell: cell, Name: name, Out: export,
+		os.RemoveAll(exportDir)
+		res, err := export.Write(ctx, export.Options{Portal: portal, Cell: cell, Name: name, Out: exportDir,
 			Warnf: func(f string, a ...any) { log.Printf("export warning: "+f, a...) }})
 		if err != nil {
 			closeSources(portal, cell)
@@ -124,7 +126,7 @@ func run() error {
 		}
 	}
 	closeSources(portal, cell)
-	mix, err := newMix(export, *scattered > 0)
+	mix, err := newMix(exportDir, *scattered > 0)
 	if err != nil {
 		return err
 	}
@@ -147,7 +149,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	staticProc, err := startChild(self, "-static-child", export)
+	staticProc, err := startChild(self, "-static-child", exportDir)
 	if err != nil {
 		return fmt.Errorf("static: %w", err)
 	}
@@ -240,19 +242,19 @@ func workDir(keep, key string) (dir string, reuse bool, err error) {
 }
 
 // sources are the demo world, or a pair of retail dats.
-func sources(portal, cell string) (p, c datfetch.Lister, name string, err error) {
+func sources(portal, cell string) (p, c source.Lister, name string, err error) {
 	if portal == "" && cell == "" {
 		w, err := demo.Build()
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("demo world: %w", err)
 		}
-		return datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), "demo world", nil
+		return source.NewMemory(w.Portal), source.NewMemory(w.Cell), "demo world", nil
 	}
-	pd, err := datfetch.OpenDat(portal)
+	pd, err := datfile.OpenDat(portal)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	cd, err := datfetch.OpenDat(cell)
+	cd, err := datfile.OpenDat(cell)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -271,7 +273,7 @@ func writeScattered(dir string, n int) (portal, cell string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if err := datfetch.WriteDat(f, datfetch.Portal, w.Portal); err != nil {
+	if err := datfile.WriteDat(f, datfile.Portal, w.Portal); err != nil {
 		f.Close()
 		return "", "", err
 	}
@@ -284,7 +286,7 @@ func writeScattered(dir string, n int) (portal, cell string, err error) {
 	return portal, cell, nil
 }
 
-func closeSources(srcs ...datfetch.Lister) {
+func closeSources(srcs ...source.Lister) {
 	for _, s := range srcs {
 		if c, ok := s.(io.Closer); ok {
 			c.Close()

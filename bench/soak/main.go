@@ -36,7 +36,8 @@ import (
 	"time"
 
 	"acambient/core/demo"
-	"acambient/internal/soak"
+	"acambient/internal/testkit/browser"
+	"acambient/internal/testkit/soak"
 )
 
 const playwrightVersion = "1.65.1" // what e2e uses
@@ -61,7 +62,7 @@ func run() error {
 
 	up, _ := exec.Command("uptime").Output()
 	fmt.Printf("soak: %.0f min; uptime: %s", *minutes, up)
-	chromium, pw, err := soak.Browser(playwrightVersion)
+	chromium, pw, err := browser.Chromium(playwrightVersion)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -28,6 +27,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"acambient/internal/testkit/browser"
 )
 
 const (
@@ -53,7 +54,7 @@ func run() error {
 	modes := flag.String("modes", "chunked,length", "chunked (no Content-Length) and/or length (Content-Length: 500000000)")
 	flag.Parse()
 
-	chromium, pwDir, err := browser()
+	chromium, pwDir, err := browser.Chromium(playwrightVersion)
 	if err != nil {
 		return err
 	}
@@ -275,35 +276,4 @@ func sourceDir() string {
 		return "."
 	}
 	return filepath.Join(root, "bench", "tabmem")
-}
-
-// browser finds Debian's chromium and playwright-core, installing the
-// latter into the cache folder e2e uses (never `npx playwright install`).
-func browser() (chromium, pwDir string, err error) {
-	for _, p := range []string{"/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		return "", "", errors.New("no chromium (apt-get install chromium)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		return "", "", errors.New("no node (apt-get install nodejs)")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	pwDir = filepath.Join(cache, "acambient-e2e", "playwright-core-"+playwrightVersion)
-	if _, err := os.Stat(filepath.Join(pwDir, "node_modules", "playwright-core", "package.json")); err != nil {
-		var buf bytes.Buffer
-		npm := exec.Command("npm", "install", "--no-audit", "--no-fund", "--prefix", pwDir, "playwright-core@"+playwrightVersion)
-		npm.Stdout, npm.Stderr = &buf, &buf
-		if err := npm.Run(); err != nil {
-			return "", "", fmt.Errorf("npm install playwright-core: %w\n%s", err, buf.Bytes())
-		}
-	}
-	return chromium, pwDir, nil
 }

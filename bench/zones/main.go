@@ -1,5 +1,5 @@
 // Command zones measures the zones command on a whole world: 255×255
-// landblocks (2040×2040 land cells) of internal/synthworld's synthetic
+// landblocks (2040×2040 land cells) of internal/testkit/synthworld's synthetic
 // Dereth, from local dats, on one core. It writes the dats (18 MB; kept in
 // -dats for the next run), runs the binary under `taskset -c 0` with
 // GOMAXPROCS=1, and reports wall and CPU seconds and the peak resident size
@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	"acambient/internal/synthworld"
+	"acambient/internal/testkit/synthworld"
 )
 
 func main() {

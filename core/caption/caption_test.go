@@ -14,7 +14,7 @@ import (
 	"acambient/core/demo"
 	"acambient/core/session"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 const tick = 1.0 / 30 // the trace's default tick
@@ -44,7 +44,7 @@ func newHost(t *testing.T, seed uint32, portal map[uint32][]byte) *session.Host 
 	}
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = seed
-	h, err := session.New(context.Background(), datfetch.NewMemory(portal), datfetch.NewMemory(w.Cell),
+	h, err := session.New(context.Background(), source.NewMemory(portal), source.NewMemory(w.Cell),
 		session.Options{Config: cfg, Sync: true, EventLog: 1 << 16, Captions: true})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 )
 
 // World is the demo world as record bytes by id, exactly as a dat stores
@@ -101,10 +101,10 @@ func iteration() []byte {
 // (client_portal.dat, client_cell_1.dat), in memory: the caller writes them.
 func (w *World) Dats() (portal, cell []byte, err error) {
 	var p, c bytes.Buffer
-	if err := datfetch.WriteDat(&p, datfetch.Portal, w.Portal); err != nil {
+	if err := datfile.WriteDat(&p, datfile.Portal, w.Portal); err != nil {
 		return nil, nil, fmt.Errorf("demo: client_portal.dat: %w", err)
 	}
-	if err := datfetch.WriteDat(&c, datfetch.Cell, w.Cell); err != nil {
+	if err := datfile.WriteDat(&c, datfile.Cell, w.Cell); err != nil {
 		return nil, nil, fmt.Errorf("demo: client_cell_1.dat: %w", err)
 	}
 	return p.Bytes(), c.Bytes(), nil

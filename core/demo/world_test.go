@@ -14,7 +14,7 @@ import (
 
 	"acambient/core/audio"
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
 )
 
 var (
@@ -461,7 +461,7 @@ func TestDats(t *testing.T) {
 		dat  []byte
 		recs map[uint32][]byte
 	}{{"client_portal.dat", portal, w.Portal}, {"client_cell_1.dat", cell, w.Cell}} {
-		d, err := datfetch.NewDat(bytes.NewReader(f.dat), int64(len(f.dat)))
+		d, err := datfile.NewDat(bytes.NewReader(f.dat), int64(len(f.dat)))
 		if err != nil {
 			t.Fatal(err)
 		}

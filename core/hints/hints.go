@@ -24,7 +24,7 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/dat"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Hint is what a session opening in a landblock asks for first.
@@ -89,7 +89,7 @@ func (h *Hint) First(x, y float32) uint32 {
 // Maker computes hints over a portal and a cell source. Safe for
 // concurrent use.
 type Maker struct {
-	portal, cell datfetch.Source
+	portal, cell source.Source
 	region       *dat.Region
 	tables       *ambient.Tables
 	heights      [256]float32
@@ -106,7 +106,7 @@ type Maker struct {
 // rings (a few MB for the whole retail world). Without, each hint reads
 // its records afresh (a server: its sources cache them). A missing or
 // malformed region is an error: without it nothing sounds anywhere.
-func New(ctx context.Context, portal, cell datfetch.Source, keep bool) (*Maker, error) {
+func New(ctx context.Context, portal, cell source.Source, keep bool) (*Maker, error) {
 	b, err := portal.Get(ctx, dat.RegionID)
 	if err != nil {
 		return nil, fmt.Errorf("hints: region 0x%08X: %w", uint32(dat.RegionID), err)
@@ -124,7 +124,7 @@ var ErrNoLandblock = errors.New("no such landblock")
 
 // Landblock computes the hint of landblock id (0xXXYYFFFF). A landblock
 // the cell source lacks is an error wrapping ErrNoLandblock and
-// datfetch.ErrNotFound; a record that cannot be read or decoded is an
+// source.ErrNotFound; a record that cannot be read or decoded is an
 // error naming it. A missing or malformed neighbour or table is what the
 // session makes of it: nothing there.
 func (m *Maker) Landblock(ctx context.Context, id uint32) (Hint, error) {
@@ -143,7 +143,7 @@ func (m *Maker) Landblock(ctx context.Context, id uint32) (Hint, error) {
 		land.blocks[bid] = lb
 	}
 	if land.blocks[id] == nil {
-		return Hint{}, fmt.Errorf("hints: landblock 0x%08X: %w: %w", id, ErrNoLandblock, datfetch.ErrNotFound)
+		return Hint{}, fmt.Errorf("hints: landblock 0x%08X: %w: %w", id, ErrNoLandblock, source.ErrNotFound)
 	}
 	var h Hint
 	lib := &library{tables: map[uint32]*dat.SoundTable{}}
@@ -224,7 +224,7 @@ func (m *Maker) table(ctx context.Context, id uint32) (*dat.SoundTable, error) {
 // get reads record id from src through the kept records in kept. Not
 // found is a nil record; a record that does not decode is an error, as
 // is a failed read: the hint would not be the session's.
-func get[T any](m *Maker, ctx context.Context, src datfetch.Source, id uint32, kept map[uint32]*T,
+func get[T any](m *Maker, ctx context.Context, src source.Source, id uint32, kept map[uint32]*T,
 	decode func(uint32, []byte) (*T, error), kind string) (*T, error) {
 	m.mu.Lock()
 	v, ok := kept[id]
@@ -234,7 +234,7 @@ func get[T any](m *Maker, ctx context.Context, src datfetch.Source, id uint32, k
 	}
 	b, err := src.Get(ctx, id)
 	switch {
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		v = nil
 	case err != nil:
 		return nil, fmt.Errorf("hints: %s 0x%08X: %w", kind, id, err)

@@ -17,7 +17,7 @@ import (
 	"acambient/core/demo"
 	"acambient/core/session"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 var demoOnce = sync.OnceValues(demo.Build)
@@ -34,7 +34,7 @@ func demoWorld(t testing.TB) *demo.World {
 func demoMaker(t testing.TB) *Maker {
 	t.Helper()
 	w := demoWorld(t)
-	m, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), true)
+	m, err := New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestNearest(t *testing.T) {
 // order, and holds every record until opened, as a network would, so that
 // the session's first rebuild (on the move) finds nothing, as the page's.
 type gatedPortal struct {
-	src  datfetch.Source
+	src  source.Source
 	open chan struct{}
 
 	mu    sync.Mutex
@@ -141,7 +141,7 @@ func (g *gatedPortal) first() uint32 {
 
 // gatedCell holds the cell source's records until opened.
 type gatedCell struct {
-	src  datfetch.Source
+	src  source.Source
 	open chan struct{}
 }
 
@@ -163,9 +163,9 @@ func sessionFirst(t *testing.T, w *demo.World, pos string) (uint32, []uint32) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := make(chan struct{})
-	portal := &gatedPortal{src: datfetch.NewMemory(w.Portal), open: open}
+	portal := &gatedPortal{src: source.NewMemory(w.Portal), open: open}
 	tables := &tableLog{src: portal}
-	h, err := newSession(ctx, tables, &gatedCell{src: datfetch.NewMemory(w.Cell), open: open})
+	h, err := newSession(ctx, tables, &gatedCell{src: source.NewMemory(w.Cell), open: open})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,19 +333,19 @@ func TestJSONRoundTrip(t *testing.T) {
 // error (the server's 404 and 400); a region that is not there is New's.
 func TestMissing(t *testing.T) {
 	m := demoMaker(t)
-	if _, err := m.Landblock(context.Background(), 0x0101FFFF); !errors.Is(err, ErrNoLandblock) || !errors.Is(err, datfetch.ErrNotFound) {
+	if _, err := m.Landblock(context.Background(), 0x0101FFFF); !errors.Is(err, ErrNoLandblock) || !errors.Is(err, source.ErrNotFound) {
 		t.Errorf("a landblock the demo lacks: %v; want ErrNoLandblock and ErrNotFound", err)
 	}
-	if _, err := m.Landblock(context.Background(), 0xA9B5002D); err == nil || errors.Is(err, datfetch.ErrNotFound) {
+	if _, err := m.Landblock(context.Background(), 0xA9B5002D); err == nil || errors.Is(err, source.ErrNotFound) {
 		t.Errorf("a land cell's id: %v; want an error that is no not-found", err)
 	}
-	if _, err := New(context.Background(), datfetch.NewMemory(nil), datfetch.NewMemory(nil), false); !errors.Is(err, datfetch.ErrNotFound) {
+	if _, err := New(context.Background(), source.NewMemory(nil), source.NewMemory(nil), false); !errors.Is(err, source.ErrNotFound) {
 		t.Errorf("no region: %v", err)
 	}
 }
 
 // newSession is the page's host (wasm/main.go's options that matter here).
-func newSession(ctx context.Context, portal, cell datfetch.Source) (*session.Host, error) {
+func newSession(ctx context.Context, portal, cell source.Source) (*session.Host, error) {
 	return session.New(ctx, portal, cell, session.Options{Config: ambient.DefaultConfig(), Prefetch: true, Progressive: true, EventLog: 64})
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"acambient/core/dat"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // maxTiles bounds the decoded tiles kept (about 2 KB each).
@@ -19,19 +19,19 @@ const maxTiles = 4096
 // way round, and never counts as ambient loading. Safe for concurrent use.
 type Tiles struct {
 	region *dat.Region
-	src    datfetch.Source
+	src    source.Source
 
 	mu    sync.Mutex
 	tiles map[uint32]*Tile
 }
 
 // NewTiles makes the tiles of region from the landblocks of src.
-func NewTiles(region *dat.Region, src datfetch.Source) *Tiles {
+func NewTiles(region *dat.Region, src source.Source) *Tiles {
 	return &Tiles{region: region, src: src, tiles: map[uint32]*Tile{}}
 }
 
 // Tile is the map tile of landblock (bx, by); a block the data lacks is
-// datfetch.ErrNotFound (wrapped). It may fetch, so it must not run on a
+// source.ErrNotFound (wrapped). It may fetch, so it must not run on a
 // JavaScript event loop.
 func (t *Tiles) Tile(ctx context.Context, bx, by int) (*Tile, error) {
 	if !world.ValidBlock(bx, by) {

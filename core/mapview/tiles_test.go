@@ -9,7 +9,8 @@ import (
 
 	"acambient/core/dat"
 	"acambient/core/demo"
-	"acambient/datfetch"
+	"acambient/core/session"
+	"acambient/datfetch/source"
 )
 
 var demoOnce = sync.OnceValues(demo.Build)
@@ -50,7 +51,7 @@ func TestInfoOfTheDemo(t *testing.T) {
 
 // counting counts the Gets reaching a source.
 type counting struct {
-	datfetch.Source
+	source.Source
 	mu sync.Mutex
 	n  map[uint32]int
 }
@@ -63,11 +64,11 @@ func (c *counting) Get(ctx context.Context, id uint32) ([]byte, error) {
 }
 
 // Tiles are made once and kept; a block the data lacks is not found, named,
-// and (read through datfetch.Landblocks, as a host's Land) asked for once.
+// and (read through session.Landblocks, as a host's Land) asked for once.
 func TestTiles(t *testing.T) {
 	r, cell := demoRegion(t)
-	src := &counting{Source: datfetch.NewMemory(cell), n: map[uint32]int{}}
-	tiles := NewTiles(r, datfetch.NewLandblocks(src))
+	src := &counting{Source: source.NewMemory(cell), n: map[uint32]int{}}
+	tiles := NewTiles(r, session.NewLandblocks(src))
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
 		tile, err := tiles.Tile(ctx, 0xA9, 0xB5)
@@ -78,7 +79,7 @@ func TestTiles(t *testing.T) {
 			t.Errorf("tile %08X with %d colours", tile.ID, len(tile.Colors))
 		}
 		_, err = tiles.Tile(ctx, 0x10, 0x10)
-		if !errors.Is(err, datfetch.ErrNotFound) || !strings.Contains(err.Error(), "0x1010FFFF") {
+		if !errors.Is(err, source.ErrNotFound) || !strings.Contains(err.Error(), "0x1010FFFF") {
 			t.Errorf("tile outside the demo: %v", err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/session"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // These tests drive the mixer with the real engine behind core/session's
@@ -39,7 +39,7 @@ type testWave struct {
 
 // world builds the sources: STB 0 holds sounds, the table one child per
 // stype with the given waves as its variants.
-func testWorld(t *testing.T, sounds []dat.AmbientSoundDesc, waves []testWave) (portal, cell *datfetch.Memory) {
+func testWorld(t *testing.T, sounds []dat.AmbientSoundDesc, waves []testWave) (portal, cell *source.Memory) {
 	t.Helper()
 	r := &dat.Region{
 		ID: dat.RegionID, RegionNumber: 1, Version: 3, RegionName: "Mix",
@@ -74,8 +74,8 @@ func testWorld(t *testing.T, sounds []dat.AmbientSoundDesc, waves []testWave) (p
 	}
 	recs[dat.RegionID] = r.Encode()
 	recs[testTable] = table.Encode()
-	portal = datfetch.NewMemory(recs)
-	cell = datfetch.NewMemory(map[uint32][]byte{})
+	portal = source.NewMemory(recs)
+	cell = source.NewMemory(map[uint32][]byte{})
 	for bx := 0x7F; bx <= 0x81; bx++ {
 		for by := 0x7F; by <= 0x81; by++ {
 			lb := &dat.LandBlock{ID: dat.DID(world.LandBlockID(bx, by))}
@@ -88,7 +88,7 @@ func testWorld(t *testing.T, sounds []dat.AmbientSoundDesc, waves []testWave) (p
 	return portal, cell
 }
 
-func testHost(t *testing.T, portal, cell datfetch.Source, seed uint32) *session.Host {
+func testHost(t *testing.T, portal, cell source.Source, seed uint32) *session.Host {
 	t.Helper()
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = seed

@@ -16,6 +16,7 @@ import (
 	"acambient/core/session"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // same fails unless the hand-written JSON is encoding/json's, byte for byte.
@@ -48,7 +49,7 @@ func TestSnapshotsAndDrainsAreEncodingJSONs(t *testing.T) {
 	}
 	cfg := ambient.DefaultConfig()
 	cfg.Seed = 7
-	h, err := session.New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
+	h, err := session.New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell),
 		session.Options{Config: cfg, Sync: true, EventLog: 4096, Captions: true})
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestInfoWhereTilesAreEncodingJSONs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := session.New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), session.Options{Sync: true})
+	h, err := session.New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell), session.Options{Sync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestInfoWhereTilesAreEncodingJSONs(t *testing.T) {
 	for bx := spots.BlockX0; bx < spots.BlockX0+spots.BlocksX; bx += 3 {
 		for by := spots.BlockY0; by < spots.BlockY0+spots.BlocksY; by += 3 {
 			tl, err := tiles.Tile(context.Background(), bx, by)
-			if errors.Is(err, datfetch.ErrNotFound) {
+			if errors.Is(err, source.ErrNotFound) {
 				continue
 			}
 			if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"acambient/core/ambient"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // BenchmarkSweep moves the player across all 144 demo landblocks, one tick
@@ -18,7 +18,7 @@ func BenchmarkSweep(b *testing.B) {
 	var peak uint64
 	var ms runtime.MemStats
 	for b.Loop() {
-		h, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
+		h, err := New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell),
 			Options{Config: ambient.DefaultConfig(), Sync: true})
 		if err != nil {
 			b.Fatal(err)

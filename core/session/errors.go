@@ -7,6 +7,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Code is what kind of problem an error is, as the page's JavaScript API
@@ -58,7 +59,7 @@ func Classify(err error) Problem {
 	var (
 		pos *world.POSError
 		mis *MissingError
-		nf  *datfetch.NotFoundError
+		nf  *source.NotFoundError
 		de  *dat.DecodeError
 		re  *RecordError
 	)
@@ -71,7 +72,7 @@ func Classify(err error) Problem {
 		p.Code, p.ID = CodeNotFound, dat.DID(mis.ID)
 	case errors.As(err, &nf):
 		p.Code, p.ID = CodeNotFound, dat.DID(nf.ID)
-	case errors.Is(err, datfetch.ErrNotFound): // a source's own not-found, without the id
+	case errors.Is(err, source.ErrNotFound): // a source's own not-found, without the id
 		p.Code = CodeNotFound
 	case errors.Is(err, datfetch.ErrNetwork):
 		p.Code = CodeNetwork
@@ -90,7 +91,7 @@ func Classify(err error) Problem {
 
 // MissingError is a record that a position needs and the source does not
 // have: the landblock whose terrain gives a map position its height, the
-// EnvCell an indoor position names. It is datfetch.ErrNotFound (errors.Is).
+// EnvCell an indoor position names. It is source.ErrNotFound (errors.Is).
 type MissingError struct {
 	Kind dat.Kind
 	ID   uint32
@@ -103,7 +104,7 @@ func (e *MissingError) Error() string {
 	return fmt.Sprintf("%s 0x%08X does not exist", e.Kind, e.ID)
 }
 
-func (e *MissingError) Is(target error) bool { return target == datfetch.ErrNotFound }
+func (e *MissingError) Is(target error) bool { return target == source.ErrNotFound }
 
 // RecordError names the record a problem is about: a fetch that failed, or
 // bytes that did not verify or decode. Its text is its cause's, which

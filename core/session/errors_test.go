@@ -9,6 +9,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Classify reads what an error wraps, however deeply and whatever its
@@ -26,7 +27,7 @@ func TestClassify(t *testing.T) {
 		{"outside", wrap(fmt.Errorf("x: %w", world.ErrOutsideWorld)), Problem{Code: CodeBadPosition}},
 		{"missing landblock", wrap(&MissingError{Kind: dat.KindLandBlock, ID: 0xA3AEFFFF}), Problem{Code: CodeMissingLandblock, Landblock: 0xA3AEFFFF}},
 		{"missing envcell", wrap(&MissingError{Kind: dat.KindEnvCell, ID: 0xA9B40150}), Problem{Code: CodeNotFound, ID: 0xA9B40150}},
-		{"not found", wrap(datfetch.NotFound(0x13000000)), Problem{Code: CodeNotFound, ID: 0x13000000}},
+		{"not found", wrap(source.NotFound(0x13000000)), Problem{Code: CodeNotFound, ID: 0x13000000}},
 		{"network", recordErr(dat.KindWave, 7, fmt.Errorf("record not found, 404: %w", datfetch.ErrNetwork)), Problem{Code: CodeNetwork}},
 		{"bad bytes from the source", wrap(fmt.Errorf("0x0A000002: record starts with DID 0x0A000003: %w", datfetch.ErrBadRecord)), Problem{Code: CodeBadRecord}},
 		{"decode", recordErr(dat.KindWave, 0x0A000002, decode), Problem{Code: CodeBadRecord, ID: 0x0A000002}},
@@ -47,7 +48,7 @@ func TestClassify(t *testing.T) {
 	if got := recordErr(dat.KindLandBlock, 0xA9B4FFFF, errors.New("boom")).Error(); got != "landblock 0xA9B4FFFF: boom" {
 		t.Errorf("a fetch error reads %q", got)
 	}
-	if !errors.Is(&MissingError{Kind: dat.KindLandBlock, ID: 1}, datfetch.ErrNotFound) {
+	if !errors.Is(&MissingError{Kind: dat.KindLandBlock, ID: 1}, source.ErrNotFound) {
 		t.Error("a MissingError is not ErrNotFound")
 	}
 }

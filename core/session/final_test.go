@@ -10,11 +10,12 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // refusing answers the ids in refuse with their error, counting every Get.
 type refusing struct {
-	datfetch.Source
+	source.Source
 	mu     sync.Mutex
 	refuse map[uint32]error
 	hits   map[uint32]int

@@ -20,7 +20,7 @@ import (
 // maintenance is a dat server's transport (datfetch.Transport) serving the
 // demo world from memory, 404 for what it lacks, until a maintenance window
 // opens: then every record is answered 503 with a Retry-After of one second,
-// as the soak's server does (internal/soak: Fault503), until it ends. The
+// as the soak's server does (internal/testkit/soak: Fault503), until it ends. The
 // answers for URLs under a held prefix wait until it is released (slow
 // answers).
 type maintenance struct {
@@ -181,7 +181,7 @@ func TestHealsWhereThePlayerStands(t *testing.T) {
 	ticking("the rebuild with the coast's ring", func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		return !h.loading && h.rebuiltGen == h.ld.generation() && h.ld.readable(needAt(h.cur))
+		return !h.load.running() && h.rebuiltGen == h.ld.generation() && h.ld.readable(needAt(h.cur))
 	})
 
 	// The walk's last position, a block east (AEB0, 72 m from the next

@@ -4,14 +4,14 @@ package session
 func (h *Host) complete() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.have && !h.lacking
+	return h.placed && !h.rebuild.lacking()
 }
 
 // idle reports whether no background load is running.
 func (h *Host) idle() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return !h.loading
+	return !h.load.running()
 }
 
 // wantsTables reports whether a load has asked for a SoundTable (one is in

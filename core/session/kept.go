@@ -1,7 +1,7 @@
 package session
 
 import (
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // The decoded waves a host let go of (evict: the tables near the player no
@@ -16,8 +16,8 @@ import (
 // its resampled copy go, and resamples it again when it plays again.
 
 // newKept is the LRU of kept waves, nil (keeping nothing) when max ≤ 0.
-func newKept(max int64) *datfetch.Cache[waveEntry] {
-	return datfetch.NewCache(max, func(w waveEntry) int64 {
+func newKept(max int64) *source.Cache[waveEntry] {
+	return source.NewCache(max, func(w waveEntry) int64 {
 		if w.pcm == nil {
 			return 0
 		}

@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"acambient/core/audio"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // counting counts the Gets of a source by id.
 type counting struct {
-	datfetch.Source
+	source.Source
 	mu   sync.Mutex
 	hits map[uint32]int
 }
@@ -50,8 +50,8 @@ func TestKeptWavesServeAReturn(t *testing.T) {
 		keep  int64
 		fetch bool // the return fetches waves
 	}{{"kept", 16 << 20, false}, {"none", 0, true}, {"too small", 64 << 10, true}} {
-		portal := &counting{Source: datfetch.NewMemory(w.Portal), hits: map[uint32]int{}}
-		h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{KeepWaveBytes: c.keep})
+		portal := &counting{Source: source.NewMemory(w.Portal), hits: map[uint32]int{}}
+		h := pageHost(t, portal, source.NewMemory(w.Cell), Options{KeepWaveBytes: c.keep})
 		now := 0.0
 		h.Move(river)
 		h.Tick(now)

@@ -19,6 +19,7 @@ import (
 	"acambient/core/mapview"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -41,7 +42,7 @@ func (w *statusWriter) WriteHeader(s int) { w.status = s; w.ResponseWriter.Write
 func newCountingServer(t *testing.T) *countingServer {
 	t.Helper()
 	w := demoWorld(t)
-	h := server.New(server.Options{Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell)})
+	h := server.New(server.Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell)})
 	c := &countingServer{hits: map[string]int{}, miss: map[string]int{}}
 	c.Server = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		sw := &statusWriter{ResponseWriter: rw, status: 200}
@@ -181,7 +182,7 @@ func TestNoRequestsForAbsentLandblocks(t *testing.T) {
 	if asked == 0 || hits["/cell/files/landblocks.txt"] != 1 {
 		t.Errorf("%d landblocks asked for, the listing %d times; want some, and once", asked, hits["/cell/files/landblocks.txt"])
 	}
-	if h.Landblock(0xA3, 0xAE) != datfetch.Absent || h.Landblock(0xA4, 0xAF) != datfetch.Present || h.Landblock(0x10, 0x10) != datfetch.Absent {
+	if h.Landblock(0xA3, 0xAE) != Absent || h.Landblock(0xA4, 0xAF) != Present || h.Landblock(0x10, 0x10) != Absent {
 		t.Errorf("presence: %v %v %v; want absent present absent", h.Landblock(0xA3, 0xAE), h.Landblock(0xA4, 0xAF), h.Landblock(0x10, 0x10))
 	}
 }
@@ -219,7 +220,7 @@ func TestEachAbsentLandblockAskedOnce(t *testing.T) {
 		if err != nil || w.Cell[id] != nil {
 			t.Errorf("%s answered 404 but the world has it", p)
 		}
-		if pr := h.Landblock(world.BlockX(id), world.BlockY(id)); pr != datfetch.Absent {
+		if pr := h.Landblock(world.BlockX(id), world.BlockY(id)); pr != Absent {
 			t.Errorf("%s: presence %v, want absent", p, pr)
 		}
 	}
@@ -235,7 +236,7 @@ func TestEachAbsentLandblockAskedOnce(t *testing.T) {
 // regionAfter is a portal whose region answers only once after is closed
 // (or fails after a minute: the test then fails on New's error).
 type regionAfter struct {
-	datfetch.Source
+	source.Source
 	after chan struct{}
 }
 
@@ -263,9 +264,9 @@ func TestListingAskedBesideTheRegion(t *testing.T) {
 	var once sync.Once
 	listing := func(context.Context) ([]uint32, error) {
 		once.Do(func() { close(asked) })
-		return nil, datfetch.ErrNotFound
+		return nil, source.ErrNotFound
 	}
-	h, err := New(context.Background(), regionAfter{datfetch.NewMemory(w.Portal), asked}, datfetch.NewMemory(w.Cell),
+	h, err := New(context.Background(), regionAfter{source.NewMemory(w.Portal), asked}, source.NewMemory(w.Cell),
 		Options{Config: ambient.DefaultConfig(), Listing: listing})
 	if err != nil {
 		t.Fatal(err)

@@ -7,11 +7,14 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"acambient/core/ambient"
 	"acambient/core/audio"
 	"acambient/core/dat"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // loader holds the records a host has fetched and fetches more. It is the
@@ -20,8 +23,8 @@ import (
 // calls the engine: the chain it reads the ring's tables through is its
 // own (ambient.Tables, a value of the region).
 type loader struct {
-	portal  datfetch.Source
-	cell    *datfetch.Landblocks // remembers the missing landblocks for the host's life
+	portal  source.Source
+	cell    *Landblocks // remembers the missing landblocks for the host's life
 	region  *dat.Region
 	chain   *ambient.Tables
 	onError func(error)
@@ -32,13 +35,13 @@ type loader struct {
 	decoding    sync.Mutex // progressive: one wave decodes at a time, so a yield lets the event loop in
 
 	mu     sync.Mutex
-	blocks map[uint32]*dat.LandBlock  // by landblock id; nil value = known missing
-	cells  map[uint32]*dat.EnvCell    // by EnvCell id; nil value = known missing
-	tables map[uint32]tableEntry      // by SoundTable id
-	waves  map[uint32]waveEntry       // by Wave id
-	kept   *datfetch.Cache[waveEntry] // waves evict let go of (kept.go); nil keeps none
-	gen    uint64                     // bumped whenever a record other than a wave becomes known
-	waved  uint64                     // bumped whenever a wave becomes known
+	blocks map[uint32]*dat.LandBlock // by landblock id; nil value = known missing
+	cells  map[uint32]*dat.EnvCell   // by EnvCell id; nil value = known missing
+	tables map[uint32]tableEntry     // by SoundTable id
+	waves  map[uint32]waveEntry      // by Wave id
+	kept   *source.Cache[waveEntry]  // waves evict let go of (kept.go); nil keeps none
+	gen    uint64                    // bumped whenever a record other than a wave becomes known
+	waved  uint64                    // bumped whenever a wave becomes known
 	stats  Stats
 
 	// The waves still to fetch, in order, and those in flight
@@ -85,7 +88,7 @@ const parallelFetches = 8
 // ring's ninth waiting a round trip for a slot (issue 18).
 const parallelRecords = 16
 
-func newLoader(portal datfetch.Source, cell *datfetch.Landblocks, region *dat.Region) *loader {
+func newLoader(portal source.Source, cell *Landblocks, region *dat.Region) *loader {
 	return &loader{
 		portal: portal,
 		cell:   cell,
@@ -102,7 +105,7 @@ func newLoader(portal datfetch.Source, cell *datfetch.Landblocks, region *dat.Re
 
 // loadRegion fetches and decodes the region. A missing or malformed region is
 // fatal: without it there is no ambient data at all.
-func loadRegion(ctx context.Context, portal datfetch.Source) (*dat.Region, int, error) {
+func loadRegion(ctx context.Context, portal source.Source) (*dat.Region, int, error) {
 	b, err := portal.Get(ctx, dat.RegionID)
 	if err != nil {
 		return nil, 0, fmt.Errorf("region 0x%08X: %w", uint32(dat.RegionID), err)
@@ -523,7 +526,7 @@ func (l *loader) WaveLoading(id uint32) bool {
 func (l *loader) unknownBlocks(ids []uint32) []uint32 {
 	var out []uint32
 	for _, id := range unknown(l, ids, l.blocks) {
-		if l.cell.Presence(world.BlockX(id), world.BlockY(id)) != datfetch.Absent {
+		if l.cell.Presence(world.BlockX(id), world.BlockY(id)) != Absent {
 			out = append(out, id)
 		}
 	}
@@ -644,21 +647,18 @@ func (l *loader) wavesKnownLocked(t *dat.SoundTable) bool {
 // fetchAll gets ids from src, at most limit at once, and hands each result
 // to store, which decodes outside the loader's lock and takes it only to
 // record the result.
-func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32, limit int,
+func (l *loader) fetchAll(ctx context.Context, src source.Source, ids []uint32, limit int,
 	store func(id uint32, b []byte, err error) error) {
 	if len(ids) == 0 {
 		return
 	}
-	sem := make(chan struct{}, limit)
-	var wg sync.WaitGroup
+	var g errgroup.Group // no WithContext: one record's failure stops no other
+	g.SetLimit(limit)
 	l.mu.Lock()
 	l.stats.Pending += len(ids)
 	l.mu.Unlock()
 	for _, id := range ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(id uint32) {
-			defer func() { <-sem; wg.Done() }()
+		g.Go(func() error {
 			b, err := src.Get(ctx, id)
 			l.mu.Lock()
 			l.stats.Pending--
@@ -669,9 +669,10 @@ func (l *loader) fetchAll(ctx context.Context, src datfetch.Source, ids []uint32
 			l.mu.Unlock()
 			l.pause()
 			store(id, b, err)
-		}(id)
+			return nil
+		})
 	}
-	wg.Wait()
+	g.Wait()
 }
 
 // pause calls yield, if set, before a record that arrived is decoded: what
@@ -722,7 +723,7 @@ func (l *loader) setWave(id uint32, w waveEntry) {
 // reported and leaves the record unknown, so that the next load asks again.
 func (l *loader) failed(kind dat.Kind, id uint32, err error) (final bool, problem error) {
 	switch {
-	case errors.Is(err, datfetch.ErrNotFound):
+	case errors.Is(err, source.ErrNotFound):
 		return true, nil
 	case errors.Is(err, datfetch.ErrBadRecord):
 		return true, l.report(recordErr(kind, id, err))

@@ -15,11 +15,12 @@ import (
 	"acambient/core/demo"
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // pageHost is a host as the page makes it: background loads, the next
 // ring prefetched, events kept for Drain.
-func pageHost(t *testing.T, portal, cell datfetch.Source, opt Options) *Host {
+func pageHost(t *testing.T, portal, cell source.Source, opt Options) *Host {
 	t.Helper()
 	opt.Config, opt.Prefetch = ambient.DefaultConfig(), true
 	if opt.EventLog == 0 {
@@ -55,7 +56,7 @@ func settle(t *testing.T, h *Host, now *float64) {
 func gatherJSON(t *testing.T, p world.Position) (string, ambient.State) {
 	t.Helper()
 	w := demoWorld(t)
-	h, _ := newHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), true)
+	h, _ := newHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), true)
 	h.Move(p)
 	h.Tick(0)
 	st := h.Snapshot().State
@@ -72,7 +73,7 @@ func gatherJSON(t *testing.T, p world.Position) (string, ambient.State) {
 // meadow's too (heldInstances: 9); the cells and next plays agree with it.
 func TestSnapshotListsWhatGatherReports(t *testing.T) {
 	w := demoWorld(t)
-	h := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{})
+	h := pageHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), Options{})
 	now := 0.0
 	held := map[[2]int]bool{}
 	for _, name := range []string{"meadow", "desert", "river", "meadow"} {
@@ -137,7 +138,7 @@ func TestSnapshotListsWhatGatherReports(t *testing.T) {
 // at its time). Run with -race.
 func TestSnapshotIsOneInstant(t *testing.T) {
 	w := demoWorld(t)
-	h := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{})
+	h := pageHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), Options{})
 	var spots []world.Position
 	for _, lm := range demo.Landmarks {
 		spots = append(spots, landmark(t, lm.Name))
@@ -181,7 +182,7 @@ func TestSnapshotIsOneInstant(t *testing.T) {
 // The state's voices carry their play's keys, their end and their slot.
 func TestSnapshotVoicesJSON(t *testing.T) {
 	w := demoWorld(t)
-	h := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{})
+	h := pageHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), Options{})
 	h.Move(landmark(t, "river"))
 	now := 0.0
 	settle(t, h, &now)
@@ -225,7 +226,7 @@ func TestSnapshotVoicesJSON(t *testing.T) {
 // missing-landblock, naming it.
 func TestSetPlayerPOS(t *testing.T) {
 	w := demoWorld(t)
-	h := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{})
+	h := pageHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), Options{})
 	// The river landmark: 43.25N, 33.75E (world.TestWhereOf).
 	m, err := h.SetPlayerPOS("43.25N,33.75E")
 	if err != nil {
@@ -261,7 +262,7 @@ func TestSetPlayerPOS(t *testing.T) {
 
 // failing fails every cell record with a network error while down is set.
 type failing struct {
-	datfetch.Source
+	source.Source
 	mu   sync.Mutex
 	down bool
 }
@@ -280,8 +281,8 @@ func (f *failing) Get(ctx context.Context, id uint32) ([]byte, error) {
 // down is network, and once it is back the host recovers.
 func TestLoadProblemsAreDrained(t *testing.T) {
 	w := demoWorld(t)
-	fc := &failing{Source: datfetch.NewMemory(w.Cell), down: true}
-	h := pageHost(t, datfetch.NewMemory(w.Portal), fc, Options{})
+	fc := &failing{Source: source.NewMemory(w.Cell), down: true}
+	h := pageHost(t, source.NewMemory(w.Portal), fc, Options{})
 	h.Move(landmark(t, "river"))
 	now := 0.0
 	var errs []Problem
@@ -321,7 +322,7 @@ func TestBadRecordIsDrained(t *testing.T) {
 // The event log keeps the latest EventLog events and counts the rest.
 func TestEventLogIsBounded(t *testing.T) {
 	w := demoWorld(t)
-	h, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
+	h, err := New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell),
 		Options{Config: ambient.DefaultConfig(), Sync: true, EventLog: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +350,7 @@ func TestEventLogIsBounded(t *testing.T) {
 // are asked for at once: a load that asks them a few at a time never gets
 // its answers (and the test's context ends it).
 type meeting struct {
-	src  datfetch.Source
+	src  source.Source
 	want map[uint32]bool
 
 	mu      sync.Mutex
@@ -357,7 +358,7 @@ type meeting struct {
 	all     chan struct{} // closed once every id of want is being asked for
 }
 
-func newMeeting(src datfetch.Source, ids []uint32) *meeting {
+func newMeeting(src source.Source, ids []uint32) *meeting {
 	m := &meeting{src: src, want: map[uint32]bool{}, all: make(chan struct{})}
 	for _, id := range ids {
 		m.want[id] = true
@@ -392,7 +393,7 @@ func TestFirstLoadAsksAtOnce(t *testing.T) {
 		t.Fatalf("the river's ring has %d landblocks; want 9", len(n.blocks))
 	}
 	// The tables the ring names, as a host that has it all reads them.
-	ref := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{Sync: true})
+	ref := pageHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), Options{Sync: true})
 	ref.ld.load(context.Background(), n)
 	ref.ld.mu.Lock()
 	tables := ref.ld.tablesOfLocked(n.blocks)
@@ -403,8 +404,8 @@ func TestFirstLoadAsksAtOnce(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cell := newMeeting(datfetch.NewMemory(w.Cell), n.blocks)
-	portal := newMeeting(datfetch.NewMemory(w.Portal), tables)
+	cell := newMeeting(source.NewMemory(w.Cell), n.blocks)
+	portal := newMeeting(source.NewMemory(w.Portal), tables)
 	h, err := New(ctx, portal, cell, Options{Config: ambient.DefaultConfig(), Progressive: true})
 	if err != nil {
 		t.Fatal(err)

@@ -11,13 +11,13 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/dat"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // gatedWaves is a portal source whose waves wait to be let through: the
 // test holds them "on the wire" and notes the order they were asked for.
 type gatedWaves struct {
-	src datfetch.Source
+	src source.Source
 
 	mu     sync.Mutex
 	open   map[uint32]chan struct{}
@@ -25,7 +25,7 @@ type gatedWaves struct {
 	tables chan struct{} // nil: tables pass; else they wait for it to close
 }
 
-func newGatedWaves(src datfetch.Source) *gatedWaves {
+func newGatedWaves(src source.Source) *gatedWaves {
 	return &gatedWaves{src: src, open: map[uint32]chan struct{}{}}
 }
 
@@ -108,8 +108,8 @@ func rebuildAt(evs []ambient.Event) int {
 // before its wave is a "loading" skip too, each counted in the snapshot.
 func TestProgressiveStart(t *testing.T) {
 	w := demoWorld(t)
-	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
-	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	portal := newGatedWaves(source.NewMemory(w.Portal))
+	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
 	river := landmark(t, "river")
 	h.Move(river)
 	now := 0.0
@@ -213,8 +213,8 @@ func TestProgressiveStart(t *testing.T) {
 // alone, then side by side, each one let through making room for the next.
 func TestProgressiveWavesInHearingOrder(t *testing.T) {
 	w := demoWorld(t)
-	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
-	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	portal := newGatedWaves(source.NewMemory(w.Portal))
+	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
 	h.Move(landmark(t, "river"))
 	now := 0.0
 	tickUntil(t, h, &now, func(evs []ambient.Event) bool { return rebuildAt(evs) >= 0 })
@@ -271,9 +271,9 @@ func TestProgressiveWavesInHearingOrder(t *testing.T) {
 // in the tables' own.
 func TestProgressiveOrderSurvivesASecondMove(t *testing.T) {
 	w := demoWorld(t)
-	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	portal := newGatedWaves(source.NewMemory(w.Portal))
 	portal.tables = make(chan struct{})
-	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
 	river := landmark(t, "river")
 	now := 0.0
 	h.Move(river)
@@ -311,7 +311,7 @@ func TestProgressiveOrderSurvivesASecondMove(t *testing.T) {
 func TestSyncIgnoresProgressive(t *testing.T) {
 	w := demoWorld(t)
 	run := func(progressive bool) string {
-		h, err := New(context.Background(), datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell),
+		h, err := New(context.Background(), source.NewMemory(w.Portal), source.NewMemory(w.Cell),
 			Options{Config: ambient.DefaultConfig(), Sync: true, Progressive: progressive})
 		if err != nil {
 			t.Fatal(err)
@@ -385,9 +385,9 @@ func soundAt(st Snapshot, stb, idx int) int {
 // wants is; it closes once that wave is in.
 func TestStarted(t *testing.T) {
 	w := demoWorld(t)
-	portal := newGatedWaves(datfetch.NewMemory(w.Portal))
+	portal := newGatedWaves(source.NewMemory(w.Portal))
 	portal.tables = make(chan struct{})
-	h := pageHost(t, portal, datfetch.NewMemory(w.Cell), Options{Progressive: true})
+	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
 	river := landmark(t, "river")
 	if h.Placed() || h.Near(world.BlockX(river.ObjCellID), world.BlockY(river.ObjCellID)) {
 		t.Fatal("placed, or near a block, before any move")
@@ -438,7 +438,7 @@ func TestStarted(t *testing.T) {
 // heldBlock is a cell source that holds one landblock back until it is let
 // go, and a portal source that notes the SoundTables asked for.
 type heldBlock struct {
-	datfetch.Source
+	source.Source
 	id      uint32
 	release chan struct{}
 }
@@ -455,7 +455,7 @@ func (h *heldBlock) Get(ctx context.Context, id uint32) ([]byte, error) {
 }
 
 type notedTables struct {
-	datfetch.Source
+	source.Source
 	asked chan uint32
 }
 
@@ -477,8 +477,8 @@ func TestProgressiveAsksTablesWithTheirLandblock(t *testing.T) {
 	w := demoWorld(t)
 	river := landmark(t, "river")
 	ring := needAt(river).blocks
-	cell := &heldBlock{Source: datfetch.NewMemory(w.Cell), id: ring[len(ring)-1], release: make(chan struct{})}
-	portal := &notedTables{Source: datfetch.NewMemory(w.Portal), asked: make(chan uint32, 64)}
+	cell := &heldBlock{Source: source.NewMemory(w.Cell), id: ring[len(ring)-1], release: make(chan struct{})}
+	portal := &notedTables{Source: source.NewMemory(w.Portal), asked: make(chan uint32, 64)}
 	h := pageHost(t, portal, cell, Options{Progressive: true})
 	now := 0.0
 	h.Move(river)
@@ -508,8 +508,8 @@ func TestMoveDuringItsLoad(t *testing.T) {
 	w := demoWorld(t)
 	river := landmark(t, "river")
 	ring := needAt(river).blocks
-	cell := &heldBlock{Source: datfetch.NewMemory(w.Cell), id: ring[0], release: make(chan struct{})}
-	h := pageHost(t, datfetch.NewMemory(w.Portal), cell, Options{Progressive: true})
+	cell := &heldBlock{Source: source.NewMemory(w.Cell), id: ring[0], release: make(chan struct{})}
+	h := pageHost(t, source.NewMemory(w.Portal), cell, Options{Progressive: true})
 	now := 0.0
 	h.Move(river)
 	h.Tick(now)
@@ -522,10 +522,10 @@ func TestMoveDuringItsLoad(t *testing.T) {
 	stale := func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		if !h.loading {
+		if !h.load.running() {
 			t.Fatal("the load ended while a landblock was held back")
 		}
-		return h.stale
+		return h.load == loadRunningStale
 	}
 	h.Move(river)
 	now += 1.0 / 30
@@ -552,7 +552,7 @@ func TestYieldsBeforeEachDecode(t *testing.T) {
 	n := 0
 	var mu sync.Mutex
 	yield := func() { mu.Lock(); n++; mu.Unlock() }
-	h := pageHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), Options{Progressive: true, Yield: yield})
+	h := pageHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), Options{Progressive: true, Yield: yield})
 	now := 0.0
 	h.Move(landmark(t, "river"))
 	h.Tick(now)

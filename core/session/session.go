@@ -6,12 +6,13 @@
 // a table's waves when the table loads), rebuilds the engine, and ticks it.
 //
 // A position travels one way. The page's ambient.js setPlayer hands a POS to
-// the wasm main, which calls Host.SetPlayerPOS: the POS is resolved against
-// the data (Resolve: the terrain's height for map coordinates, the EnvCell
-// an indoor cell names) and becomes the player (Move). The next Tick — the
-// mixer calls it on the audio clock (core/mix) — loads what the position
-// needs, calls the engine's ChangePosition (core/ambient), then UseTime, and
-// returns their events to the mixer, which voices the plays. Snapshot is
+// the wasm main, which resolves it against the data (Resolve: the terrain's
+// height for map coordinates, the EnvCell an indoor cell names) and, unless
+// a later setPlayer has been applied meanwhile, makes it the player (Move);
+// SetPlayerPOS does both for a caller with no such order to keep. The next
+// Tick — the mixer calls it on the audio clock (core/mix) — loads what the
+// position needs, calls the engine's ChangePosition (core/ambient), then
+// UseTime, and returns their events to the mixer, which voices the plays. Snapshot is
 // everything the page shows of the host, taken under one lock; Drain hands
 // the page the events and load problems since it last asked.
 //
@@ -21,7 +22,7 @@
 // host is Progressive: its rebuilds wait for the tables, not their waves,
 // which follow in the order they will be heard (docs/divergences.md). A missing
 // record is retail's not-found, and a missing landblock is asked for once
-// for the host's life (datfetch.Landblocks); a malformed record or a failed
+// for the host's life (Landblocks); a malformed record or a failed
 // fetch is reported (OnError, Drain) and treated as absent, and the failed
 // fetch is retried with backoff while the listener stays.
 package session
@@ -35,7 +36,7 @@ import (
 	"acambient/core/ambient"
 	"acambient/core/caption"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // Options configure a Host.
@@ -79,7 +80,7 @@ type Options struct {
 	// region (not after it: the first ring waits for it): the ids of
 	// the landblocks the cell source holds (datfetch.HTTP.Landblocks). Once
 	// it answers, a landblock it does not name is never asked for; until then
-	// (up to datfetch.ListingWait) landblocks wait for it. A failure
+	// (up to ListingWait) landblocks wait for it. A failure
 	// (ErrNotFound: the source keeps no listing) is no problem: each missing
 	// landblock is then asked for once.
 	Listing func(context.Context) ([]uint32, error)
@@ -117,19 +118,16 @@ type Host struct {
 	camera        *world.Position
 	heading       float64
 	cur           world.Position // where the engine was last moved to
-	have          bool           // cur is set
-	ticked        bool
+	placed        bool           // a Tick has moved the engine to the player: cur is set, the first tick is past
 	now           float64
-	lacking       bool    // what the last rebuild reads is not all here yet (Progressive: its waves too)
-	partial       bool    // the last rebuild itself read a record not yet known: it must run again
-	rebuiltGen    uint64  // the loader's generation at the last rebuild
-	retryAt       float64 // when to fetch what is lacking again
+	rebuild       rebuildState // how much of what it reads the last rebuild had
+	rebuiltGen    uint64       // the loader's generation at the last rebuild
+	retryAt       float64      // when to fetch what is lacking again
 	retryWait     float64
 	answersAtFail answersSeen     // trouble.go: the sources' answers at the last failure
 	slow          slowWatch       // trouble.go: the bytes arriving while fetches are in flight
-	loading       bool            // a background load is running
+	load          loadState       // the background load's
 	loadingFor    need            // what it loads
-	stale         bool            // the listener moved while a load ran: load again when it ends
 	events        []ambient.Event // this tick's, handed to the caller of Tick
 	captions      *caption.Captioner
 	bedsDirty     bool     // the slider or ambient_sounds_enabled changed: the captions look at the beds again
@@ -143,11 +141,53 @@ type Host struct {
 	startOnce sync.Once
 }
 
+// rebuildState is how much of what it reads the engine's last rebuild had:
+// the host fetches again while it is not whole, and rebuilds again at the
+// same place once a record it lacked arrives (docs/divergences.md row 4).
+type rebuildState uint8
+
+const (
+	// rebuildWhole: every record the rebuild reads was here (Progressive:
+	// and every wave they name).
+	rebuildWhole rebuildState = iota
+	// rebuildLacking: the rebuild read everything it reads, but not all of
+	// the place's records are here yet (Progressive: waves still on their
+	// way); they are fetched again with backoff.
+	rebuildLacking
+	// rebuildPartial: the rebuild itself read a record not yet known (or
+	// one came while it ran): it must run again, even once every record
+	// has come (heal_test.go).
+	rebuildPartial
+)
+
+// lacking reports whether records of the last rebuild's place are still to
+// come.
+func (s rebuildState) lacking() bool { return s != rebuildWhole }
+
+// loadState is the background load's (the page; Sync loads inside Tick).
+type loadState uint8
+
+const (
+	// loadIdle: no load runs.
+	loadIdle loadState = iota
+	// loadRunning: a load of loadingFor runs.
+	loadRunning
+	// loadRunningStale: a load runs, and the listener has moved on to a
+	// place it does not cover: load again when it ends.
+	loadRunningStale
+	// loadAgain: the load ended stale; the next tick loads for where the
+	// listener is.
+	loadAgain
+)
+
+// running reports whether a load runs.
+func (s loadState) running() bool { return s == loadRunning || s == loadRunningStale }
+
 // New loads the region and makes a host over it. A missing or malformed
 // region is fatal: without it there is no ambient data at all. ctx bounds
 // every fetch the host makes, for its whole life.
-func New(ctx context.Context, portal, cell datfetch.Source, opt Options) (*Host, error) {
-	land := datfetch.NewLandblocks(cell)
+func New(ctx context.Context, portal, cell source.Source, opt Options) (*Host, error) {
+	land := NewLandblocks(cell)
 	if opt.Listing != nil {
 		// Asked beside the region, not after it: the first landblocks wait
 		// for it (no 404 for one it would not name), so on a link with
@@ -211,8 +251,10 @@ func (h *Host) Resolve(text string) (world.Spec, error) {
 	return sp, nil
 }
 
-// SetPlayerPOS resolves a POS (Resolve) and moves the player there; the
-// camera follows unless SetCamera was called. It may fetch a landblock (for
+// SetPlayerPOS resolves a POS (Resolve) and moves the player there (Move),
+// for a caller whose positions come one at a time (the tests; the wasm main
+// resolves and moves in two steps, keeping the latest call's); the camera
+// follows unless SetCamera was called. It may fetch a landblock (for
 // z) or an EnvCell, so it must not run on a JavaScript event loop.
 func (h *Host) SetPlayerPOS(text string) (world.Where, error) {
 	sp, err := h.Resolve(text)
@@ -312,12 +354,11 @@ func (h *Host) Tick(now float64) []ambient.Event {
 	if h.player == nil {
 		return h.events
 	}
-	first := !h.ticked
-	h.ticked = true
+	first := !h.placed
 	moved := h.moved
 	h.moved = false
 	if moved {
-		h.cur, h.have = *h.player, true
+		h.cur, h.placed = *h.player, true
 	}
 	if h.camera != nil {
 		h.eng.SetCamera(*h.camera, h.heading)
@@ -325,27 +366,27 @@ func (h *Host) Tick(now float64) []ambient.Event {
 		h.eng.SetCamera(h.cur, 0)
 	}
 
-	if h.lacking && h.opt.Progressive {
+	if h.rebuild.lacking() && h.opt.Progressive {
 		// Waves change no rebuild; once the last one the ring lacked is
 		// there, nothing is lacking — unless the rebuild itself lacked a
 		// record (partial): its records may all have come by now, but the
 		// rebuild that reads them is still to run (below), and must.
 		if g := h.ld.waveGeneration(); g != h.wavesSeen {
 			h.wavesSeen = g
-			h.lacking = h.partial || !h.ld.complete(needAt(h.cur))
+			h.rebuild = h.settled(h.rebuild == rebuildPartial, needAt(h.cur))
 		}
 	}
-	again := h.stale && !h.loading
+	again := h.load == loadAgain
 	if h.healedLocked() {
 		h.retryNowLocked() // a source answers again: ask now (trouble.go)
 	}
-	retry := h.lacking && now >= h.retryAt
+	retry := h.rebuild.lacking() && now >= h.retryAt
 	if moved || again || retry {
 		h.fetch(now, retry && !moved && !again)
 	}
 	// A rebuild: on a move (the engine itself decides whether the cell
 	// changed), or at the same place when what the last one lacked arrived.
-	force := h.lacking && !h.loading && h.ld.generation() != h.rebuiltGen
+	force := h.rebuild.lacking() && !h.load.running() && h.ld.generation() != h.rebuiltGen
 	rebuilt := false
 	if moved || force {
 		gen := h.ld.generation()
@@ -359,7 +400,7 @@ func (h *Host) Tick(now float64) []ambient.Event {
 	// Waves a load brought are asked for now, unless a rebuild is due (the
 	// records its order depends on came, but a load runs): that rebuild
 	// asks, in its order.
-	if h.wavesDue && !(h.lacking && h.ld.generation() != h.rebuiltGen) {
+	if h.wavesDue && !(h.rebuild.lacking() && h.ld.generation() != h.rebuiltGen) {
 		h.wavesDue = false
 		h.wantWaves()
 	}
@@ -404,17 +445,21 @@ func (h *Host) fetchAt(pos world.Position, now float64, isRetry bool) {
 		h.mu.Lock()
 		return
 	}
-	if h.loading {
+	if h.load.running() {
 		if !n.equal(h.loadingFor) {
-			h.stale = true // picked up again once the current load ends
+			h.load = loadRunningStale // picked up again once the current load ends
 		}
 		return
 	}
-	h.loading, h.stale, h.loadingFor = true, false, n
+	h.load, h.loadingFor = loadRunning, n
 	go func() {
 		h.ld.load(h.ctx, n)
 		h.mu.Lock()
-		h.loading = false
+		if h.load == loadRunningStale {
+			h.load = loadAgain
+		} else {
+			h.load = loadIdle
+		}
 		h.loadsDone++
 		// Progressive: the waves of what came are asked for at the next
 		// tick, after the rebuild it may bring, in that rebuild's order.
@@ -453,12 +498,11 @@ func (h *Host) afterRebuild(gen uint64) {
 	// may be some it looked for before they were there: then the rebuild
 	// lacked them, however complete the records are now.
 	at := needAt(h.cur)
-	h.partial = h.ld.generation() != gen || !h.ld.readable(at)
-	h.lacking = h.partial || !h.ld.complete(at)
-	if h.lacking && h.retryAt <= h.now {
+	h.rebuild = h.settled(h.ld.generation() != gen || !h.ld.readable(at), at)
+	if h.rebuild.lacking() && h.retryAt <= h.now {
 		h.retryAt = h.now + h.retryWait
 	}
-	if h.loading {
+	if h.load.running() {
 		return // the load in flight fills what evict would drop
 	}
 	held := map[uint32]bool{}
@@ -466,11 +510,23 @@ func (h *Host) afterRebuild(gen uint64) {
 	h.ld.evict(n, held)
 }
 
+// settled is the rebuild's state: partial when it read a record not yet
+// known, else lacking while what the place at needs is not all here.
+func (h *Host) settled(partial bool, at need) rebuildState {
+	switch {
+	case partial:
+		return rebuildPartial
+	case !h.ld.complete(at):
+		return rebuildLacking
+	}
+	return rebuildWhole
+}
+
 // checkStarted closes Started once a load has ended, the rebuild has read
 // what it brought, and (Progressive) the first wave of the hearing order
 // is in, or is no longer on its way (it failed, and waits for a retry).
 func (h *Host) checkStarted() {
-	if h.opt.Sync || h.loadsDone == 0 || h.loading || h.ld.generation() != h.rebuiltGen && h.lacking {
+	if h.opt.Sync || h.loadsDone == 0 || h.load.running() || h.ld.generation() != h.rebuiltGen && h.rebuild.lacking() {
 		return
 	}
 	if h.opt.Progressive && len(h.order) > 0 && !h.ld.waveSettled(h.order[0]) {
@@ -492,7 +548,7 @@ func (h *Host) Started() <-chan struct{} { return h.started }
 func (h *Host) Near(bx, by int) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.have {
+	if !h.placed {
 		return false
 	}
 	return slices.Contains(h.needs().blocks, world.LandBlockID(bx, by))

@@ -12,7 +12,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/demo"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 const (
@@ -24,7 +24,7 @@ const (
 
 // fixture is a region whose grassland (type 1) plays STB 0 (table 0x20000001:
 // one constant sound) and whose sand (type 10) names a table that is missing.
-func fixture(t *testing.T) (portal, cell *datfetch.Memory) {
+func fixture(t *testing.T) (portal, cell *source.Memory) {
 	t.Helper()
 	r := &dat.Region{
 		ID: dat.RegionID, RegionNumber: 1, Version: 3, RegionName: "Test",
@@ -54,13 +54,13 @@ func fixture(t *testing.T) (portal, cell *datfetch.Memory) {
 		Children: []dat.SoundNode{{HashKey: 0x46, Records: []dat.SoundRecord{
 			{WaveID: waveID, Probability: 1, Volume: 1}, {WaveID: badWave, Probability: 1, Volume: 1}}}},
 	}}
-	portal = datfetch.NewMemory(map[uint32][]byte{
+	portal = source.NewMemory(map[uint32][]byte{
 		dat.RegionID: r.Encode(),
 		tableID:      table.Encode(),
 		waveID:       pcmWave(waveID, 22050, 22050).Encode(),                        // one second
 		badWave:      append(pcmWave(badWave, 22050, 10).Encode()[:12+18], 1, 2, 3), // data size lies
 	})
-	cell = datfetch.NewMemory(map[uint32][]byte{})
+	cell = source.NewMemory(map[uint32][]byte{})
 	// Landblock 0x8080 grassland, 0x8180 sand; the rest of the ring is missing.
 	for _, b := range []struct {
 		bx, by int
@@ -82,7 +82,7 @@ func pcmWave(id uint32, rate, frames int) *dat.Wave {
 }
 
 // newHost is a Sync host over the fixture with errors collected.
-func newHost(t *testing.T, portal, cell datfetch.Source, syncMode bool) (*Host, *[]string) {
+func newHost(t *testing.T, portal, cell source.Source, syncMode bool) (*Host, *[]string) {
 	t.Helper()
 	var mu sync.Mutex
 	errs := &[]string{}
@@ -159,7 +159,7 @@ func TestResolveRejectsAMissingEnvCell(t *testing.T) {
 
 func TestMissingRegionIsFatal(t *testing.T) {
 	_, cell := fixture(t)
-	_, err := New(context.Background(), datfetch.NewMemory(nil), cell, Options{Config: ambient.DefaultConfig()})
+	_, err := New(context.Background(), source.NewMemory(nil), cell, Options{Config: ambient.DefaultConfig()})
 	if err == nil || !strings.Contains(err.Error(), "0x13000000") {
 		t.Errorf("New without a region: %v", err)
 	}
@@ -167,7 +167,7 @@ func TestMissingRegionIsFatal(t *testing.T) {
 
 // flaky fails every Get of the ids in fail until healed.
 type flaky struct {
-	datfetch.Source
+	source.Source
 	mu   sync.Mutex
 	fail map[uint32]bool
 	hits map[uint32]int
@@ -190,8 +190,8 @@ func (f *flaky) Get(ctx context.Context, id uint32) ([]byte, error) {
 // cell without being moved, and the forest plays.
 func TestNetworkBlipStillPlays(t *testing.T) {
 	w := demoWorld(t)
-	portal := &blip{Source: datfetch.NewMemory(w.Portal), seen: map[uint32]bool{}}
-	h, errs := newHost(t, portal, datfetch.NewMemory(w.Cell), true)
+	portal := &blip{Source: source.NewMemory(w.Portal), seen: map[uint32]bool{}}
+	h, errs := newHost(t, portal, source.NewMemory(w.Cell), true)
 	forest := landmark(t, "forest")
 	h.Move(forest)
 	if evs := h.Tick(0); len(evs) != 1 || evs[0].Instances != 0 {
@@ -229,7 +229,7 @@ func TestNetworkBlipStillPlays(t *testing.T) {
 
 // blip fails the first Get of every Wave.
 type blip struct {
-	datfetch.Source
+	source.Source
 	mu   sync.Mutex
 	seen map[uint32]bool
 }
@@ -247,7 +247,7 @@ func (b *blip) Get(ctx context.Context, id uint32) ([]byte, error) {
 
 // slow delays every Get until released, like a page's first requests.
 type slow struct {
-	datfetch.Source
+	source.Source
 	gate chan struct{}
 }
 
@@ -266,8 +266,8 @@ func (s *slow) Get(ctx context.Context, id uint32) ([]byte, error) {
 func TestBackgroundLoadRebuildsOnArrival(t *testing.T) {
 	w := demoWorld(t)
 	gate := make(chan struct{})
-	h, err := New(context.Background(), datfetch.NewMemory(w.Portal),
-		&slow{Source: datfetch.NewMemory(w.Cell), gate: gate}, Options{Config: ambient.DefaultConfig()})
+	h, err := New(context.Background(), source.NewMemory(w.Portal),
+		&slow{Source: source.NewMemory(w.Cell), gate: gate}, Options{Config: ambient.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestBackgroundLoadRebuildsOnArrival(t *testing.T) {
 func TestLandmarksHaveNoPendingLookups(t *testing.T) {
 	w := demoWorld(t)
 	for _, lm := range demo.Landmarks {
-		h, _ := newHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), true)
+		h, _ := newHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), true)
 		lib := &pendingCounter{loader: h.ld}
 		h.eng = ambient.New(h.ld.region, h.ld, lib, ambient.DefaultConfig())
 		h.Move(world.Position{ObjCellID: lm.ObjCellID, X: lm.X, Y: lm.Y, Z: lm.Z})
@@ -327,7 +327,7 @@ func (p *pendingCounter) SoundTable(id uint32) (*dat.SoundTable, ambient.Status)
 // what the host holds stays that of one ring, not of the world.
 func TestSweepKeepsMemoryBounded(t *testing.T) {
 	w := demoWorld(t)
-	h, _ := newHost(t, datfetch.NewMemory(w.Portal), datfetch.NewMemory(w.Cell), true)
+	h, _ := newHost(t, source.NewMemory(w.Portal), source.NewMemory(w.Cell), true)
 	var maxBlocks, maxWaves int
 	var maxHeld int64
 	sweepDemo(h, func() {

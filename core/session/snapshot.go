@@ -5,7 +5,6 @@ import (
 	"acambient/core/audio"
 	"acambient/core/dat"
 	"acambient/core/world"
-	"acambient/datfetch"
 )
 
 // Snapshot is the host at one instant, taken under one lock: everything
@@ -64,11 +63,11 @@ func (h *Host) Region() *dat.Region { return h.ld.region }
 // Land is the cell source as the host reads it: it remembers which
 // landblocks the source lacks. A map drawing tiles should read through it,
 // so that neither asks for a missing landblock the other already asked for.
-func (h *Host) Land() *datfetch.Landblocks { return h.ld.cell }
+func (h *Host) Land() *Landblocks { return h.ld.cell }
 
 // Landblock reports whether the cell source holds landblock (bx, by), as
 // far as the host knows: from a fetch, a not-found, or the listing.
-func (h *Host) Landblock(bx, by int) datfetch.Presence { return h.ld.cell.Presence(bx, by) }
+func (h *Host) Landblock(bx, by int) Presence { return h.ld.cell.Presence(bx, by) }
 
 // PCM is a decoded wave the host holds, or nil.
 func (h *Host) PCM(wave uint32) *audio.PCM { return h.ld.pcm(wave) }

@@ -91,7 +91,7 @@ type answersSeen struct{ n atomic.Int64 }
 // failures last reported: then the host asks again at once.
 func (h *Host) healedLocked() bool {
 	at := h.answersAtFail.n.Load()
-	if at < 0 || !h.lacking {
+	if at < 0 || !h.rebuild.lacking() {
 		return false
 	}
 	_, _, answers := h.sourceTrouble()
@@ -113,7 +113,7 @@ func (h *Host) noteFailure() {
 func (h *Host) troubleLocked() *Trouble {
 	st, failing, _, received := h.sourceHealth()
 	rate, slow := h.slow.observe(time.Now(), h.ld.snapshot().Pending > 0, received)
-	if !h.lacking {
+	if !h.rebuild.lacking() {
 		return nil
 	}
 	if !failing {

@@ -9,12 +9,13 @@ import (
 
 	"acambient/core/world"
 	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // outage is a portal source behind a network that is down for the ids in
 // down until restored, telling its health as datfetch.HTTP does.
 type outage struct {
-	datfetch.Source
+	source.Source
 	mu      sync.Mutex
 	down    bool
 	hits    map[uint32]int

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"acambient/datfetch"
-	"acambient/internal/synthworld"
+	"acambient/datfetch/datfile"
+	"acambient/internal/testkit/synthworld"
 )
 
 // BenchmarkWholeWorld is the layer of all 255×255 landblocks (2040×2040
@@ -18,12 +18,12 @@ func BenchmarkWholeWorld(b *testing.B) {
 	if err := synthworld.Write(dir); err != nil {
 		b.Fatal(err)
 	}
-	portal, err := datfetch.OpenDat(dir + "/client_portal.dat")
+	portal, err := datfile.OpenDat(dir + "/client_portal.dat")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer portal.Close()
-	cell, err := datfetch.OpenDat(dir + "/client_cell_1.dat")
+	cell, err := datfile.OpenDat(dir + "/client_cell_1.dat")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -146,10 +146,10 @@ func (l *Layer) gather(ring *Ring, cx, cy int) error {
 	return nil
 }
 
-// source is one land cell that may weigh on a listener: ring block
+// nearCell is one land cell that may weigh on a listener: ring block
 // Ring[rx][ry], cell 8·x + y, and the horizontal offset from the listener
 // to it.
-type source struct {
+type nearCell struct {
 	rx, ry, cell int8
 	dx, dy       float32
 }
@@ -162,12 +162,12 @@ type source struct {
 // fails AddSound's distance test whatever the heights: the offsets are whole
 // multiples of 12 m, so x² + y² is exact and ≥ 14544 there, and adding z²
 // cannot round it below 14400.
-var nearby = func() (out [64][]source) {
+var nearby = func() (out [64][]nearCell) {
 	for cx := range world.CellsPerBlock {
 		for cy := range world.CellsPerBlock {
 			listener := world.Position{ObjCellID: world.OutdoorCellID(1, 1, cx, cy),
 				X: world.CellLength*float32(cx) + world.CellLength/2, Y: world.CellLength*float32(cy) + world.CellLength/2}
-			var list []source
+			var list []nearCell
 			for dx := -1; dx <= 1; dx++ {
 				for dy := -1; dy <= 1; dy++ {
 					for x := range world.CellsPerBlock {
@@ -178,7 +178,7 @@ var nearby = func() (out [64][]source) {
 							if float64(off.X)*float64(off.X)+float64(off.Y)*float64(off.Y) > maxDistSq {
 								continue
 							}
-							list = append(list, source{rx: int8(dx + 1), ry: int8(dy + 1), cell: int8(8*x + y), dx: off.X, dy: off.Y})
+							list = append(list, nearCell{rx: int8(dx + 1), ry: int8(dy + 1), cell: int8(8*x + y), dx: off.X, dy: off.Y})
 						}
 					}
 				}

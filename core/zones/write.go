@@ -19,7 +19,7 @@ import (
 	"acambient/core/dat"
 	"acambient/core/soundname"
 	"acambient/core/world"
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 )
 
 // The files of the layer (docs/interfaces.md §1), side by side in one folder.
@@ -69,7 +69,7 @@ type Options struct {
 // landblock row at a time and holds three, so its memory does not grow
 // with the world. A record that cannot be fetched for a reason other than
 // its absence is an error: the layer would not be the gather's.
-func Write(ctx context.Context, portal datfetch.Source, cell datfetch.Lister, dir string, opt Options) (*Index, error) {
+func Write(ctx context.Context, portal source.Source, cell source.Lister, dir string, opt Options) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func Write(ctx context.Context, portal datfetch.Source, cell datfetch.Lister, di
 // Encode is Write's computation with the image written to png (as
 // zones.png holds it) and the index returned (zones.json is its JSON): for
 // a server that keeps the layer in memory.
-func Encode(ctx context.Context, portal datfetch.Source, cell datfetch.Lister, png io.Writer, opt Options) (*Index, error) {
+func Encode(ctx context.Context, portal source.Source, cell source.Lister, png io.Writer, opt Options) (*Index, error) {
 	if opt.Warnf == nil {
 		opt.Warnf = func(string, ...any) {}
 	}
@@ -126,7 +126,7 @@ func Encode(ctx context.Context, portal datfetch.Source, cell datfetch.Lister, p
 		id := world.LandBlockID(bx, by)
 		b, err := cell.Get(ctx, id)
 		switch {
-		case errors.Is(err, datfetch.ErrNotFound):
+		case errors.Is(err, source.ErrNotFound):
 			return nil, nil
 		case err != nil:
 			return nil, fmt.Errorf("landblock 0x%08X: %w", id, err)
@@ -158,7 +158,7 @@ func (idx *Index) JSON() ([]byte, error) {
 
 // tableLoads fetches every STB's SoundTable once: one that is missing or
 // does not decode is retail's stb_not_found.
-func tableLoads(ctx context.Context, portal datfetch.Source, r *dat.Region, warnf func(string, ...any)) (func(int) bool, error) {
+func tableLoads(ctx context.Context, portal source.Source, r *dat.Region, warnf func(string, ...any)) (func(int) bool, error) {
 	if r.SoundInfo == nil {
 		return func(int) bool { return false }, nil
 	}
@@ -169,7 +169,7 @@ func tableLoads(ctx context.Context, portal datfetch.Source, r *dat.Region, warn
 		}
 		b, err := portal.Get(ctx, uint32(d.STBID))
 		switch {
-		case errors.Is(err, datfetch.ErrNotFound):
+		case errors.Is(err, source.ErrNotFound):
 			warnf("SoundTable %s of STB %d is missing: its cells are silent", d.STBID, k)
 		case err != nil:
 			return nil, fmt.Errorf("SoundTable %s of STB %d: %w", d.STBID, k, err)

@@ -18,8 +18,8 @@ import (
 	"acambient/core/dat"
 	"acambient/core/demo"
 	"acambient/core/world"
-	"acambient/datfetch"
-	"acambient/internal/synthworld"
+	"acambient/datfetch/source"
+	"acambient/internal/testkit/synthworld"
 )
 
 // recordLand serves an engine the landblocks of a cell record map, as the
@@ -120,7 +120,7 @@ type written struct {
 	warns []string
 }
 
-func write(t *testing.T, portal datfetch.Source, cell datfetch.Lister) (written, error) {
+func write(t *testing.T, portal source.Source, cell source.Lister) (written, error) {
 	t.Helper()
 	dir := t.TempDir()
 	var w written
@@ -165,7 +165,7 @@ func write(t *testing.T, portal datfetch.Source, cell datfetch.Lister) (written,
 
 func write0(t *testing.T, portal, cell map[uint32][]byte) written {
 	t.Helper()
-	w, err := write(t, datfetch.NewMemory(portal), datfetch.NewMemory(cell))
+	w, err := write(t, source.NewMemory(portal), source.NewMemory(cell))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +517,7 @@ func TestMissingTableAndBadBlock(t *testing.T) {
 
 // failing fails Get for one id with a network-like error.
 type failing struct {
-	datfetch.Lister
+	source.Lister
 	id uint32
 }
 
@@ -530,19 +530,19 @@ func (f failing) Get(ctx context.Context, id uint32) ([]byte, error) {
 
 func TestErrors(t *testing.T) {
 	portal, cell := demoWorld(t)
-	p, c := datfetch.NewMemory(portal), datfetch.NewMemory(cell)
+	p, c := source.NewMemory(portal), source.NewMemory(cell)
 	lb := world.LandBlockID(0xA9, 0xB4)
 	table := uint32(0x20000102)
-	noLand := datfetch.NewMemory(map[uint32][]byte{dat.IterationID: cell[dat.IterationID]})
+	noLand := source.NewMemory(map[uint32][]byte{dat.IterationID: cell[dat.IterationID]})
 	for _, tc := range []struct {
 		name   string
-		portal datfetch.Source
-		cell   datfetch.Lister
+		portal source.Source
+		cell   source.Lister
 		want   string
 	}{
 		{"landblock fetch fails", p, failing{c, lb}, fmt.Sprintf("landblock 0x%08X: connection reset", lb)},
 		{"table fetch fails", failing{p, table}, c, fmt.Sprintf("SoundTable 0x%08X of STB 2: connection reset", table)},
-		{"no region", datfetch.NewMemory(nil), c, "region 0x13000000"},
+		{"no region", source.NewMemory(nil), c, "region 0x13000000"},
 		{"no landblocks", p, noLand, "holds no landblocks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -561,7 +561,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	dir := t.TempDir()
-	_, err := Write(ctx, datfetch.NewMemory(portal), datfetch.NewMemory(cell), dir, Options{})
+	_, err := Write(ctx, source.NewMemory(portal), source.NewMemory(cell), dir, Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}

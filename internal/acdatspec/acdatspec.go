@@ -1,7 +1,7 @@
 // Package acdatspec holds the facts of acdatservice's HTTP surface
 // (github.com/amoeba/acdatservice, the service behind dats.treestats.net)
 // that both our server's acdatservice routes (server/acdat.go) and the test
-// emulation of the service (internal/acdatsvc) answer with: its four dats and
+// emulation of the service (internal/testkit/acdatsvc) answer with: its four dats and
 // their names, its parsers of a dat name, a file id and a paging number, its
 // error texts, its file-type names and the shape of a listing line.
 //
@@ -175,6 +175,32 @@ func Query(u *url.URL, key string) (string, bool) {
 		return "", false
 	}
 	return v[len(v)-1], true
+}
+
+// Paging reads files_index's page from a request's query as routes.rs
+// does: limit (DefaultLimit when absent), then offset (0), each a Rust
+// usize, limit within 1..MaxLimit. bad is the 400 text of the first that
+// fails ("" when both are good).
+func Paging(u *url.URL) (limit, offset uint64, bad string) {
+	limit = DefaultLimit
+	if s, ok := Query(u, "limit"); ok {
+		v, err := ParseUsize(s)
+		if err != nil {
+			return 0, 0, InvalidLimit(err)
+		}
+		limit = v
+	}
+	if limit == 0 || limit > MaxLimit {
+		return 0, 0, LimitRange
+	}
+	if s, ok := Query(u, "offset"); ok {
+		v, err := ParseUsize(s)
+		if err != nil {
+			return 0, 0, InvalidOffset(err)
+		}
+		offset = v
+	}
+	return limit, offset, ""
 }
 
 // The texts files_index and files_get answer with (routes.rs, lib_test.rs).

@@ -126,6 +126,32 @@ func TestParseUsize(t *testing.T) {
 	}
 }
 
+// Paging takes files_index's limit and offset, or says which is bad as
+// the service does: limit first, the last of a repeated key.
+func TestPaging(t *testing.T) {
+	for _, tc := range []struct {
+		query         string
+		limit, offset uint64
+		bad           string
+	}{
+		{"", DefaultLimit, 0, ""},
+		{"limit=5&offset=7", 5, 7, ""},
+		{"limit=1&limit=100000", MaxLimit, 0, ""},
+		{"offset=4294967295", DefaultLimit, 1<<32 - 1, ""},
+		{"limit=0", 0, 0, LimitRange},
+		{"limit=100001", 0, 0, LimitRange},
+		{"limit=x&offset=y", 0, 0, "Invalid limit: invalid digit found in string"},
+		{"limit=0&offset=y", 0, 0, LimitRange},
+		{"offset=-1", 0, 0, "Invalid offset: invalid digit found in string"},
+		{"offset=", 0, 0, "Invalid offset: cannot parse integer from empty string"},
+	} {
+		limit, offset, bad := Paging(&url.URL{RawQuery: tc.query})
+		if limit != tc.limit || offset != tc.offset || bad != tc.bad {
+			t.Errorf("Paging(%q) = %d, %d, %q; want %d, %d, %q", tc.query, limit, offset, bad, tc.limit, tc.offset, tc.bad)
+		}
+	}
+}
+
 type errString string
 
 func (e errString) Error() string { return string(e) }

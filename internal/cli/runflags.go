@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"acambient/core/ambient"
+	"acambient/core/session"
+)
+
+// runFlags are the flags `trace` and `render` share (docs/interfaces.md §1).
+type runFlags struct {
+	data                 *DataFlags
+	player, camera, path string
+	seconds, tick        float64
+	seed                 uint
+	volume               float64
+}
+
+func addRunFlags(fs *flag.FlagSet) *runFlags {
+	o := &runFlags{data: AddDataFlags(fs)}
+	fs.StringVar(&o.player, "player", "", "listener POS (required unless -path gives one at t=0)")
+	fs.StringVar(&o.camera, "camera", "", "camera POS, may end in /HEADING (default: the player, facing north)")
+	fs.Float64Var(&o.seconds, "seconds", 60, "simulated seconds")
+	fs.UintVar(&o.seed, "seed", 0, "seed of Random::rand (ran2) and the CRT rand()")
+	fs.Float64Var(&o.tick, "tick", 1.0/30, "seconds between ticks (frames)")
+	fs.Float64Var(&o.volume, "volume", 1, "ambient slider A in [0,1] (retail applies it twice)")
+	fs.StringVar(&o.path, "path", "", `JSON lines {"t": s, "player": POS, "camera": POS} moving the listener`)
+	return o
+}
+
+// open checks the flags and makes the walk they describe: a host in Sync
+// mode (deterministic: every tick sees everything its position needs).
+func (o *runFlags) open(ctx context.Context, fs *flag.FlagSet) (*session.Walk, func(), error) {
+	if fs.NArg() > 0 {
+		return nil, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if !(o.tick > 0) || !(o.seconds >= 0) || !(o.volume >= 0 && o.volume <= 1) || o.seed > 0xFFFFFFFF {
+		return nil, nil, errors.New("want -tick > 0, -seconds ≥ 0, -volume in [0,1], -seed < 2^32")
+	}
+	cfg := ambient.DefaultConfig()
+	cfg.Seed, cfg.Volume = uint32(o.seed), float32(o.volume)
+	h, closeData, err := openHost(ctx, o.data, session.Options{Config: cfg, Sync: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	var path io.Reader
+	if o.path != "" {
+		f, err := os.Open(o.path)
+		if err != nil {
+			closeData()
+			return nil, nil, err
+		}
+		defer f.Close()
+		path = f
+	}
+	w, err := session.NewWalk(h, o.player, o.camera, path, o.path)
+	var start *session.StartError
+	switch {
+	case errors.As(err, &start) && start.Camera:
+		err = fmt.Errorf("-camera: %w", err)
+	case errors.As(err, &start):
+		err = fmt.Errorf("-player: %w", err)
+	case errors.Is(err, session.ErrNoPlayer):
+		err = errors.New("want -player POS (or a -path line at t=0 with a player)")
+	}
+	if err != nil {
+		closeData()
+		return nil, nil, err
+	}
+	return w, closeData, nil
+}
