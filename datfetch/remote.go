@@ -445,7 +445,7 @@ func parseLandblocks(url string, b []byte) ([]uint32, error) {
 	for line := 1; len(b) > 0; line++ {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return nil, fmt.Errorf("%s: the last line %q has no newline: the listing was cut short", url, truncate(b, 40))
+			return nil, fmt.Errorf("%s: line %d: the last line %q has no newline: the listing was cut short", url, line, truncate(b, 40))
 		}
 		s := strings.TrimSpace(string(b[:i]))
 		b = b[i+1:]

@@ -15,6 +15,9 @@ func goTool(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("go")
 	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and no go command on PATH: %v", err)
+		}
 		t.Skipf("no go command on PATH: %v", err)
 	}
 	return p

@@ -184,10 +184,28 @@ func (b *lfBrowser) eval(out any, expr string) {
 	}
 }
 
-// waitFor waits until expr is truthy in the page.
+// waitFor waits until expr is truthy in the page: as long as the test's
+// deadline allows (less waitForMargin to report and close the browser), and
+// at least timeout. A busy machine slows the page, not the test's verdict;
+// a state that never comes still fails, with the page's log.
 func (b *lfBrowser) waitFor(expr string, timeout time.Duration) {
 	b.t.Helper()
-	b.do("waitFor", "expr", expr, "timeoutMs", timeout.Milliseconds())
+	b.do("waitFor", "expr", expr, "timeoutMs", waitForLimit(b.t, timeout).Milliseconds())
+}
+
+// waitForMargin is what a browser wait leaves of the test's deadline: the
+// failure's report and lfLaunch's cleanup (up to 20 s for the driver).
+const waitForMargin = 30 * time.Second
+
+// waitForLimit is how long a browser wait may last: until t's deadline less
+// waitForMargin, or timeout when that is longer (or there is no deadline).
+func waitForLimit(t *testing.T, timeout time.Duration) time.Duration {
+	if d, ok := t.Deadline(); ok {
+		if left := time.Until(d) - waitForMargin; left > timeout {
+			return left
+		}
+	}
+	return timeout
 }
 
 // logs takes the page's console lines, errors and failed requests so far.

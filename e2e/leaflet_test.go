@@ -401,13 +401,22 @@ func lfCheckUnbind(t *testing.T, b *lfBrowser, amb, unbind string) {
 	for i := 0; i < 5; i++ {
 		b.do("move", "x", 100+150*i, "y", 200+60*i, "steps", 3)
 	}
-	b.eval(nil, `new Promise((r) => setTimeout(r, 500))`)
+	// A send the moves left pending sits on a binding timer set with at most
+	// the throttle's window to run. Timers fire in deadline order (HTML
+	// §8.6, ties in the order set), so one of the full window set now fires
+	// after any of them: once it has, every send the moves could cause has
+	// come, however slowly the page runs.
+	b.eval(nil, fmt.Sprintf(`new Promise((r) => setTimeout(r, %d))`, lfDefaultThrottleMs))
 	var after string
 	b.eval(&after, `JSON.stringify(`+amb+`.state().player)`)
 	if m := lfSent(b); m != n || after != before {
 		t.Errorf("after unbind: %d sends (was %d), listener %s (was %s)", m, n, after, before)
 	}
 }
+
+// lfDefaultThrottleMs is bindLeaflet's throttleMs when not given
+// (docs/interfaces.md §4), as the example page and the userscript bind.
+const lfDefaultThrottleMs = 100
 
 func lfSent(b *lfBrowser) int {
 	var n int

@@ -1,7 +1,7 @@
 // Unit tests of www/leaflet-ambient.js under node (node --test), with a
 // stand-in map that records handlers and an engine that records setPlayer.
-// Run by TestLeafletUnit in leaflet_test.go. Timings have wide margins: the
-// machine may be busy.
+// Run by TestLeafletUnit in leaflet_test.go. The throttle runs on a fake
+// clock (fakeClock), so no test depends on how busy the machine is.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { bindLeaflet, cellAt, hexId } from "../www/leaflet-ambient.js";
@@ -69,10 +69,23 @@ function fakeAmb() {
 }
 
 const at = (X, Y) => ({ latlng: { lat: Y, lng: X } });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// settled resolves once the promise jobs queued so far (setPlayer's
+// rejections and their handlers) have run.
+const settled = () => new Promise((r) => setImmediate(r));
 const B = (bx, by, x, y) => at(bx * 192 + x, by * 192 + y);
 
-test("cursor: one send per cell change, throttled, last position wins", async () => {
+// fakeClock puts the binding's two clocks, setTimeout and performance.now,
+// on node:test's mock timers for the test t: tick(ms) moves both and runs
+// the timers that fall due.
+function fakeClock(t) {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  let now = 1000;
+  t.mock.method(performance, "now", () => now);
+  return { tick(ms) { now += ms; t.mock.timers.tick(ms); } };
+}
+
+test("cursor: one send per cell change, throttled, last position wins", (t) => {
+  const clock = fakeClock(t);
   const map = fakeMap(), amb = fakeAmb();
   const unbind = bindLeaflet(map, amb, { follow: "cursor", throttleMs: 300 });
   map.move(B(169, 180, 72, 144)); // sent at once
@@ -82,7 +95,9 @@ test("cursor: one send per cell change, throttled, last position wins", async ()
   // A fast sweep east across 20 cells within the throttle window.
   for (let i = 1; i <= 20; i++) map.move(B(169, 180, 72 + 24 * i, 144));
   assert.equal(amb.calls.length, 1, "a sweep inside the window sends nothing yet");
-  await sleep(450);
+  clock.tick(299);
+  assert.equal(amb.calls.length, 1, "nor 1 ms before the window ends");
+  clock.tick(1);
   assert.equal(amb.calls.length, 2, "then only its end");
   const end = cellAt(169 * 192 + 72 + 480, 180 * 192 + 144);
   assert.deepEqual(amb.calls[1], { ns: end.ns, ew: end.ew });
@@ -90,17 +105,18 @@ test("cursor: one send per cell change, throttled, last position wins", async ()
   unbind();
   assert.equal(map.count(), 0);
   map.move(B(100, 100, 5, 5));
-  await sleep(400);
+  clock.tick(10000);
   assert.equal(amb.calls.length, 2);
 });
 
-test("cursor: a pending send is cancelled by unbind", async () => {
+test("cursor: a pending send is cancelled by unbind", (t) => {
+  const clock = fakeClock(t);
   const map = fakeMap(), amb = fakeAmb();
   const unbind = bindLeaflet(map, amb, { throttleMs: 200 });
   map.move(B(10, 10, 1, 1));
   map.move(B(10, 10, 30, 1)); // pending
   unbind();
-  await sleep(300);
+  clock.tick(10000);
   assert.equal(amb.calls.length, 1);
 });
 
@@ -114,7 +130,8 @@ test("cursor: a click sends at once, off-world moves are ignored", () => {
   assert.equal(amb.calls.length, 2);
 });
 
-test("cursor: a touch drag is no hover (a tap is a click); the last of a quick path is sent", async () => {
+test("cursor: a touch drag is no hover (a tap is a click); the last of a quick path is sent", (t) => {
+  const clock = fakeClock(t);
   const map = fakeMap(), amb = fakeAmb();
   bindLeaflet(map, amb, { throttleMs: 150 });
   map.move({ ...B(10, 10, 1, 1), pointerType: "touch" });
@@ -123,7 +140,10 @@ test("cursor: a touch drag is no hover (a tap is a click); the last of a quick p
   // neighbour: the end is sent once the window closes.
   for (let i = 0; i < 8; i++) map.move(B(10, 10, 1 + 13 * i, 1));
   assert.equal(amb.calls.length, 1);
-  await sleep(300);
+  clock.tick(149);
+  assert.equal(amb.calls.length, 1, "the end waits for the window");
+  clock.tick(1);
+  assert.equal(amb.calls.length, 2, "then it is sent");
   const end = cellAt(10 * 192 + 1 + 13 * 7, 10 * 192 + 1);
   assert.deepEqual(amb.calls.at(-1), { ns: end.ns, ew: end.ew });
 });
@@ -174,7 +194,7 @@ test("a failing setPlayer goes to onError; the binding goes on", async () => {
   map.move(B(10, 10, 1, 1));
   map.move(B(10, 10, 30, 1));
   map.move(B(10, 10, 60, 1));
-  await sleep(10);
+  await settled();
   assert.equal(n, 3);
   assert.deepEqual(errors.sort(), ["offline", "sync"]);
 });
@@ -382,7 +402,7 @@ test("off the data: a missing-landblock setPlayer goes to onNoData, never to onE
   map.move(B(16, 16, 30, 1));
   map.move(B(50, 50, 1, 1)); // ew ≈ −62: a network failure
   map.move(B(169, 180, 72, 144)); // on the data
-  await sleep(10);
+  await settled();
   assert.deepEqual(nodata, [["0x10100001", "0x1010FFFF"], ["0x10100009", "0x1010FFFF"]]);
   assert.deepEqual(errors, ["network"]);
 });

@@ -295,8 +295,9 @@ func FuzzPath(f *testing.F) {
 		r = r.WithContext(context.Background())
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, r)
-		switch rec.Code {
-		case 200, 301, 400, 404, 414:
+		switch {
+		case rec.Code == 200, rec.Code == 301, rec.Code == 400, rec.Code == 404, rec.Code == 414:
+		case rec.Code == 405 && target == "*": // the asterisk form asks of the server as a whole (server.go)
 		default:
 			t.Fatalf("GET %q: status %d", target, rec.Code)
 		}

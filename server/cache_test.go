@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"acambient/datfetch/datfile"
 	"acambient/datfetch/source"
@@ -297,6 +296,9 @@ func TestServeDatLargeRecordOneRead(t *testing.T) {
 	per := rc1.reads.Load()
 
 	srv, rc := datServer(t, map[uint32][]byte{id: rec}, true)
+	h := srv.Config.Handler.(*Handler)
+	release := sync.OnceFunc(func() { close(rc.gate) })
+	defer release() // a failed wait must not leave the requests hanging
 	var wg sync.WaitGroup
 	for range 50 {
 		wg.Go(func() {
@@ -305,9 +307,10 @@ func TestServeDatLargeRecordOneRead(t *testing.T) {
 			}
 		})
 	}
-	waitUntil(t, func() bool { return rc.reads.Load() >= 1 })
-	time.Sleep(100 * time.Millisecond) // the other 49 pile up on it
-	close(rc.gate)
+	// The read is let go only once all 50 wait on it: a request that came
+	// after it would find the record cached and prove nothing.
+	waitUntil(t, func() bool { return h.cell.reads.Waiting(id) == 50 })
+	release()
 	wg.Wait()
 	if n := rc.reads.Load(); n != per {
 		t.Errorf("50 concurrent requests made %d reads of the file, want %d: one read of the record", n, per)

@@ -51,8 +51,11 @@ func TestConcurrentRequestsShareOneRead(t *testing.T) {
 	rec := binary.LittleEndian.AppendUint32(nil, 0x0A000001)
 	rec = append(rec, strings.Repeat("w", 1000)...)
 	src := &gatedSource{rec: rec, gate: make(chan struct{})}
-	srv := httptest.NewServer(New(Options{Portal: src}))
+	h := New(Options{Portal: src})
+	srv := httptest.NewServer(h)
 	defer srv.Close()
+	release := sync.OnceFunc(func() { close(src.gate) })
+	defer release() // a failed wait must not leave the requests hanging
 
 	const n = 50
 	var wg sync.WaitGroup
@@ -73,11 +76,10 @@ func TestConcurrentRequestsShareOneRead(t *testing.T) {
 			codes <- resp.StatusCode
 		})
 	}
-	// Let the requests pile up on the first read, then let it finish. A
-	// request that comes later finds the record cached; none reads again.
-	waitUntil(t, func() bool { return src.calls.Load() >= 1 })
-	time.Sleep(100 * time.Millisecond)
-	close(src.gate)
+	// Let the first read finish only once all n requests wait on it: one
+	// that came after it would find the record cached and prove nothing.
+	waitUntil(t, func() bool { return h.portal.reads.Waiting(0x0A000001) == n })
+	release()
 	wg.Wait()
 	close(codes)
 	for c := range codes {
@@ -124,6 +126,8 @@ func TestStaticColdRequestsShareOneRead(t *testing.T) {
 	body := strings.Repeat("(module)", 1<<12)
 	st := fileInfo{size: int64(len(body)), mod: time.Unix(1700000000, 0)}
 	gate := make(chan struct{})
+	release := sync.OnceFunc(func() { close(gate) })
+	defer release() // a failed wait must not leave the readers hanging
 	var reads atomic.Int32
 	const n = 20
 	got := make(chan *payload, n)
@@ -138,9 +142,9 @@ func TestStaticColdRequestsShareOneRead(t *testing.T) {
 			got <- p
 		})
 	}
-	waitUntil(t, func() bool { return reads.Load() >= 1 })
-	time.Sleep(100 * time.Millisecond)
-	close(gate)
+	// The read is let go only once the other n-1 wait on it.
+	waitUntil(t, func() bool { return s.waiting("big.wasm") == n-1 })
+	release()
 	wg.Wait()
 	close(got)
 	var first *payload

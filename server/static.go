@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -78,6 +79,8 @@ type cachedFile struct {
 	ready chan struct{}
 	p     *payload
 	err   error
+
+	waiters atomic.Int32 // requests waiting on ready (static.waiting)
 }
 
 func newStatic(dir string) *static {
@@ -194,12 +197,26 @@ func (s *static) cached(ctx context.Context, name string, f io.Reader, st fs.Fil
 		return c.p, c.err
 	}
 	s.mu.Unlock()
+	c.waiters.Add(1)
+	defer c.waiters.Add(-1)
 	select {
 	case <-c.ready:
 		return c.p, c.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// waiting is the number of requests waiting for name's read in flight: how
+// a test knows every concurrent request has joined one read before it lets
+// that read finish.
+func (s *static) waiting(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.files[name]; ok {
+		return int(c.waiters.Load())
+	}
+	return 0
 }
 
 // insert adds c under name, making room; s.mu is held.

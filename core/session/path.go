@@ -117,13 +117,18 @@ func (h *Host) resolveOpt(text string) (*world.Position, float64, error) {
 func (h *Host) readPath(r io.Reader, name string) ([]Step, error) {
 	var steps []Step
 	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := sc.Bytes()
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var pl pathLine
 		if err := json.Unmarshal(line, &pl); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return nil, fmt.Errorf("%s line %d, byte %d: %w", name, n, se.Offset, err)
+			}
 			return nil, fmt.Errorf("%s line %d: %w", name, n, err)
 		}
 		st := Step{}
@@ -131,7 +136,7 @@ func (h *Host) readPath(r io.Reader, name string) ([]Step, error) {
 			st.T = *pl.T
 		}
 		if !(st.T >= 0) {
-			return nil, fmt.Errorf("%s line %d: want \"t\": seconds ≥ 0", name, n)
+			return nil, fmt.Errorf("%s line %d: \"t\" %v: want seconds ≥ 0", name, n, st.T)
 		}
 		var err error
 		if st.Player, _, err = h.resolveOpt(pl.Player); err != nil {
@@ -143,7 +148,7 @@ func (h *Host) readPath(r io.Reader, name string) ([]Step, error) {
 		steps = append(steps, st)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s line %d: %w", name, n, err)
 	}
 	return steps, nil
 }

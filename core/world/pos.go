@@ -247,7 +247,11 @@ func matchLoc(s string) (cell string, xyz []string, ok bool) {
 	}
 	xyz = fields(inner)
 	quat := fields(tail)
-	if len(xyz) != 3 || !(len(quat) == 0 || len(quat) == 4 && strings.ContainsAny(tail[:1], asciiSpace)) {
+	// Nothing after the last field, as after a map position's E or W: a
+	// blank before "/H" is refused in every form (FuzzPOSMatchers found
+	// this one taking it).
+	if len(xyz) != 3 || !(len(quat) == 0 || len(quat) == 4 && strings.ContainsAny(tail[:1], asciiSpace)) ||
+		strings.TrimRight(tail, asciiSpace) != tail {
 		return "", nil, false
 	}
 	return cell, xyz, true

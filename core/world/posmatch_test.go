@@ -7,9 +7,11 @@ import (
 )
 
 // The patterns the hand matchers replace (docs/interfaces.md §1.1's /loc and map
-// forms); the tests hold the matchers to them.
+// forms); the tests hold the matchers to them. A coordinate holds no "]"
+// (FuzzPOSMatchers: "0X0[] 0 0]" matched the pattern with "]" for x; the
+// matcher ends the brackets at the first "]", and no number has one).
 var (
-	locRe = regexp.MustCompile(`^(?:Your location is:\s*)?(0[xX][0-9A-Fa-f]{1,8})\s*\[\s*(\S+)\s+(\S+)\s+(\S+)\s*\](?:\s+\S+\s+\S+\s+\S+\s+\S+)?$`)
+	locRe = regexp.MustCompile(`^(?:Your location is:\s*)?(0[xX][0-9A-Fa-f]{1,8})\s*\[\s*([^\s\]]+)\s+([^\s\]]+)\s+([^\s\]]+)\s*\](?:\s+\S+\s+\S+\s+\S+\s+\S+)?$`)
 	mapRe = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?)\s*([NSns])[\s,]+([0-9]+(?:\.[0-9]*)?)\s*([EWew])$`)
 )
 

@@ -107,3 +107,9 @@ func (b *Budget) release(n int64) {
 // SetBudget makes the dat's record reads take their memory from b (nil:
 // unbounded). Call it before the dat is shared.
 func (d *Dat) SetBudget(b *Budget) { d.budget = b }
+
+// Budget is the budget SetBudget gave d (nil: none).
+func (d *Dat) Budget() *Budget { return d.budget }
+
+// Max is the most bytes b lets reads hold at once.
+func (b *Budget) Max() int64 { return b.max }

@@ -81,3 +81,15 @@ func (g *Flights[V]) Waiters(id uint32) int {
 	}
 	return 0
 }
+
+// Waiting is the number of callers waiting for id's call in flight (0 when
+// none is): how a test knows every concurrent request has joined one read
+// before it lets that read finish.
+func (g *Flights[V]) Waiting(id uint32) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if f, ok := g.m[id]; ok {
+		return f.waiters
+	}
+	return 0
+}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,15 +190,23 @@ func TestRenderAgreesWithTrace(t *testing.T) {
 
 func TestRenderFlags(t *testing.T) {
 	pos := posOf(landmark(t, "meadow"))
-	for _, args := range [][]string{
-		{"render", "-player", pos},                                 // no -o
-		{"render", "-player", pos, "-o", "-", "-rate", "100"},      // rate out of range
-		{"render", "-player", pos, "-o", "-", "-tick", "0"},        // tick
-		{"render", "-o", "-"},                                      // no player
-		{"render", "-player", pos, "-o", "/nonexistent/dir/x.wav"}, // unwritable
+	for _, tc := range []struct {
+		args []string
+		want string // the line stderr must hold
+	}{
+		{[]string{"render", "-player", pos}, "render: want -o FILE.wav (or -o - for stdout)"},
+		{[]string{"render", "-player", pos, "-o", "-", "-rate", "100"}, "render: -rate 100: want 8000..384000 Hz"},
+		{[]string{"render", "-player", pos, "-o", "-", "-tick", "0"}, "render: -tick 0: want seconds > 0"},
+		{[]string{"render", "-player", pos, "-o", "-", "-seconds", "-1"}, "render: -seconds -1: want ≥ 0"},
+		{[]string{"render", "-player", pos, "-o", "-", "-volume", "1.5"}, "render: -volume 1.5: want 0..1"},
+		{[]string{"render", "-player", pos, "-o", "-", "-seed", "4294967296"}, "render: -seed 4294967296: want < 2^32"},
+		{[]string{"render", "-o", "-"}, "render: want -player POS (or a -path line at t=0 with a player)"},
+		{[]string{"render", "-player", pos, "-o", "/nonexistent/dir/x.wav"}, "render: open /nonexistent/dir/x.wav: no such file or directory"},
+		{[]string{"render", "-player", "0xA9B5002D/1,2", "-o", "-"}, `render: -player: position "0xA9B5002D/1,2": want three numbers x,y,z, got 2`},
 	} {
-		if _, errs, code := runCmd(t, args...); code == 0 || errs == "" {
-			t.Errorf("%v: exit %d, stderr %q; want an error", args, code, errs)
+		args := tc.args
+		if _, errs, code := runCmd(t, args...); code == 0 || !slices.Contains(strings.Split(errs, "\n"), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want an error, the line %q", args, code, errs, tc.want)
 		}
 	}
 }

@@ -39,8 +39,16 @@ func (o *runFlags) open(ctx context.Context, fs *flag.FlagSet) (*session.Walk, f
 	if fs.NArg() > 0 {
 		return nil, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if !(o.tick > 0) || !(o.seconds >= 0) || !(o.volume >= 0 && o.volume <= 1) || o.seed > 0xFFFFFFFF {
-		return nil, nil, errors.New("want -tick > 0, -seconds ≥ 0, -volume in [0,1], -seed < 2^32")
+	// Each flag out of range is named with the value given.
+	switch {
+	case !(o.tick > 0):
+		return nil, nil, fmt.Errorf("-tick %v: want seconds > 0", o.tick)
+	case !(o.seconds >= 0):
+		return nil, nil, fmt.Errorf("-seconds %v: want ≥ 0", o.seconds)
+	case !(o.volume >= 0 && o.volume <= 1):
+		return nil, nil, fmt.Errorf("-volume %v: want 0..1", o.volume)
+	case o.seed > 0xFFFFFFFF:
+		return nil, nil, fmt.Errorf("-seed %d: want < 2^32", o.seed)
 	}
 	cfg := ambient.DefaultConfig()
 	cfg.Seed, cfg.Volume = uint32(o.seed), float32(o.volume)

@@ -24,7 +24,11 @@ func cmdZones(cmd *Command, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *out == "" || fs.NArg() > 0 {
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected argument %q: want -out DIR and flags only", fs.Arg(0))
+	}
+	if *out == "" {
 		fs.Usage()
 		return errors.New("want -out DIR")
 	}

@@ -141,9 +141,17 @@ func TestZonesOverServer(t *testing.T) {
 }
 
 func TestZonesFlagErrors(t *testing.T) {
-	for _, args := range [][]string{{"zones"}, {"zones", "-out", t.TempDir(), "extra"}, {"zones", "-out", t.TempDir(), "-cell", "/nonexistent.dat"}} {
-		if _, errs, code := runCmd(t, args...); code == 0 || errs == "" {
-			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+	for _, tc := range []struct {
+		args []string
+		want string // the line stderr ends with
+	}{
+		{[]string{"zones"}, "zones: want -out DIR"},
+		{[]string{"zones", "-out", t.TempDir(), "extra"}, `zones: unexpected argument "extra": want -out DIR and flags only`},
+		{[]string{"zones", "-out", t.TempDir(), "-cell", "/nonexistent.dat"}, "zones: give both -portal and -cell (or -dats DIR)"},
+		{[]string{"zones", "-out", t.TempDir(), "-portal", "/nonexistent.dat", "-cell", "/nonexistent.dat"}, "zones: stat /nonexistent.dat: no such file or directory"},
+	} {
+		if _, errs, code := runCmd(t, tc.args...); code == 0 || !strings.HasSuffix(strings.TrimSpace(errs), "\n"+tc.want) && strings.TrimSpace(errs) != tc.want {
+			t.Errorf("%v: exit %d, stderr %q; want it to end with %q", tc.args, code, errs, tc.want)
 		}
 	}
 }
