@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"acambient/core/dat"
-	"acambient/datfetch"
+	"acambient/datfetch/datfile"
+	"acambient/internal/cli"
+	"acambient/internal/testkit/cmdtest"
 )
 
 // The README's "record reads in progress hold at most 256 MiB": serve gives
@@ -33,8 +35,8 @@ func TestReadmeServeReadBudget(t *testing.T) {
 	mib, _ := strconv.ParseInt(string(m[1]), 10, 64)
 	f, d := serveDemoDats(t)
 	f.handler(d, log.New(io.Discard, "", 0))
-	portal, ok1 := d.Portal.(*datfetch.Dat)
-	cell, ok2 := d.Cell.(*datfetch.Dat)
+	portal, ok1 := d.Portal.(*datfile.Dat)
+	cell, ok2 := d.Cell.(*datfile.Dat)
 	if !ok1 || !ok2 {
 		t.Fatalf("-dats opened %T and %T, want dat files", d.Portal, d.Cell)
 	}
@@ -47,7 +49,7 @@ func TestReadmeServeReadBudget(t *testing.T) {
 // The README's first line: `go run .` with no command serves (the demo
 // world, here on a port of our choosing): the flags go to serve.
 func TestNoCommandServes(t *testing.T) {
-	w, err := demoWorld()
+	w, err := cli.DemoWorld()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +57,9 @@ func TestNoCommandServes(t *testing.T) {
 	if err != nil || !bytes.Contains(readme, []byte("go run .                     # start: serves")) {
 		t.Fatalf("README.md no longer starts with `go run .` serving (%v)", err)
 	}
-	port := freePort(t)
-	cmd := exec.Command(builtBinary(t), "-build=false", "-addr", fmt.Sprintf("127.0.0.1:%d", port))
-	var stderr syncBuf
+	port := cmdtest.FreePort(t)
+	cmd := exec.Command(cmdtest.Binary(t), "-build=false", "-addr", fmt.Sprintf("127.0.0.1:%d", port))
+	var stderr cmdtest.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -85,7 +87,7 @@ func TestNoCommandServes(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-exited:
-		case <-time.After(cmdGuard):
+		case <-time.After(cmdtest.Guard):
 			cmd.Process.Kill()
 			t.Error("no command: did not stop on SIGTERM")
 		}
@@ -96,13 +98,13 @@ func TestNoCommandServes(t *testing.T) {
 	case err := <-exited:
 		gone = true
 		t.Fatalf("no command: exited (%v) without serving:\n%s", err, stderr.String())
-	case <-time.After(cmdGuard):
+	case <-time.After(cmdtest.Guard):
 		t.Fatal("no command: no URL printed")
 	}
 	if want := fmt.Sprintf("http://127.0.0.1:%d/", port); url != want {
 		t.Errorf("no command printed %q, want %q", url, want)
 	}
-	r, b := getURL(t, "GET", url+"files/0x13000000")
+	r, b := cmdtest.GetURL(t, "GET", url+"files/0x13000000")
 	if r.StatusCode != 200 || !bytes.Equal(b, w.Portal[dat.RegionID]) {
 		t.Errorf("no command: files/0x13000000 answered %d, %d bytes; want the demo region's %d", r.StatusCode, len(b), len(w.Portal[dat.RegionID]))
 	}

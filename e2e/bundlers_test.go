@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/internal/npmpkg"
 	"acambient/server"
 )
@@ -157,7 +157,7 @@ func TestEmbedBundledApps(t *testing.T) {
 	}
 	tarball := filepath.Join(work, packed[0].Filename)
 	dat := httptest.NewServer(server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	}))
 	t.Cleanup(dat.Close)
 	mime.AddExtensionType(".wasm", "application/wasm")
