@@ -58,7 +58,9 @@ type api struct {
 	tiles  *mapview.Tiles
 	audio  *audioOut
 	off    offData // the listener off the data (offdata.go)
-	funcs  []js.Func
+
+	lastPresence []byte // the landblocks' presence last posted (presence.go)
+	funcs        []js.Func
 }
 
 func newAPI() *api {
@@ -209,6 +211,12 @@ func (a *api) object() js.Value {
 		}
 		return a.host.Landblock(arg(args, 0).Int(), arg(args, 1).Int()).String(), nil
 	}))
+	add("presence", fn("presence", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return a.presence(), nil
+	}))
 	add("tile", async("tile", func(args []js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
@@ -248,33 +256,16 @@ func (a *api) object() js.Value {
 			return nil, a.ctx.Err()
 		}
 	}))
-	add("start", fn("start", func(args []js.Value) (any, error) {
-		if a.audio == nil {
-			return nil, errNotOpen
-		}
-		return nil, a.audio.start(arg(args, 0))
-	}))
-	add("stop", fn("stop", func([]js.Value) (any, error) {
-		if a.audio != nil {
-			a.audio.stop()
-		}
-		return nil, nil
-	}))
 	add("dispose", fn("dispose", func([]js.Value) (any, error) {
-		if a.audio != nil {
-			a.audio.stop()
-			a.audio.live.Store(true) // and the pump ends
-			a.audio.release()
-		}
 		a.cancel()
-		pace.Close() // its MessagePort would keep the instance alive
+		pace.Close() // its MessagePort would keep the worker's event loop busy
 		return nil, nil
 	}))
 	return o
 }
 
 // open(portalBase, cellBase, listing, early): load the region, make the
-// host, the mixer, the tiles and the silent pump. listing true: the cell
+// host, the mixer, the tiles and the output (audio.go). listing true: the cell
 // source is ours or an export, which list their landblocks
 // (landblocks.txt). early: what the page asked for while the wasm loaded
 // (datfetch.FetchEarly), taken from there rather than asked again.
@@ -316,8 +307,12 @@ func (a *api) open(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, err := newAudioOut(m)
+	if err != nil {
+		return nil, err
+	}
 	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
-	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
+	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), out
 	return text(pagejson.Info(nil, mapview.InfoOf(h.Region())))
 }
 
