@@ -18,6 +18,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"runtime/debug"
 	"syscall/js"
@@ -57,7 +58,7 @@ type api struct {
 	mixer  *mix.Mixer
 	tiles  *mapview.Tiles
 	audio  *audioOut
-	off    offData // the listener off the data (offdata.go)
+	off    *session.OffData // the listener's placement: latest-wins setPlayer, off the data
 
 	lastPresence []byte // the landblocks' presence last posted (presence.go)
 	funcs        []js.Func
@@ -132,11 +133,11 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		seq := 0.0 // ambient.js numbers its calls (offdata.go)
-		if n := arg(args, 1); n.Type() == js.TypeNumber {
-			seq = n.Float()
+		var seq uint64 // ambient.js numbers its calls (session.OffData)
+		if n := arg(args, 1); n.Type() == js.TypeNumber && n.Float() > 0 {
+			seq = uint64(n.Float())
 		}
-		return where(a.setPlayer(arg(args, 0).String(), seq))
+		return where(a.off.SetPlayer(arg(args, 0).String(), seq))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -159,14 +160,17 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		a.setEnabled(arg(args, 0).Truthy())
+		a.off.SetEnabled(arg(args, 0).Truthy())
 		return nil, nil
 	}))
 	add("offData", fn("offData", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return a.offLandblock(), nil
+		if lb := a.off.Landblock(); lb != 0 {
+			return fmt.Sprintf("0x%08X", lb), nil
+		}
+		return nil, nil
 	}))
 	add("state", fn("state", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -313,6 +317,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	}
 	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
 	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), out
+	a.off = session.NewOffData(h, m.FadeAll)
 	return text(pagejson.Info(nil, mapview.InfoOf(h.Region())))
 }
 

@@ -61,11 +61,11 @@ export class AmbientAudio {
     // point this at the copy, on any route of the app.
     const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
       : mapped(new URL("./ambient.wasm", import.meta.url).href) || new URL("./ambient.wasm", import.meta.url).href;
-    // The worker's own imports, where the page's import map names them
-    // otherwise (a worker does not see it): serve's versioned URLs.
+    // Go's glue, which the worker imports: named here, where bundlers
+    // follow the literal and the page's import map applies (a worker does
+    // not see it).
     const wasmExec = opts.wasmExec ? new URL(opts.wasmExec, document.baseURI).href
-      : mapped(new URL("./wasm_exec.js", import.meta.url).href);
-    const geo = mapped(new URL("./geo.js", import.meta.url).href);
+      : mapped(new URL("./wasm_exec.js", import.meta.url).href) || new URL("./wasm_exec.js", import.meta.url).href;
     // The hints are the dat server's and its export's (docs/interfaces.md
     // §2.1), beside the records it serves by default; acdatservice has none.
     const hints = acdat || opts.portal || opts.cell ? null : base("hints/");
@@ -89,7 +89,7 @@ export class AmbientAudio {
       try { const w = opts.at(name); pos = w == null ? null : toPOS(w); } catch { pos = null; }
       link.post({ t: "at", pos });
     };
-    link.post({ t: "init", wasm: wasmURL, wasmExec, geo, portal, cell, listing: !acdat, hints, at });
+    link.post({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at });
     try {
       // Ours and an export list their landblocks beside the cell records.
       amb.info = await link.opened;
@@ -116,6 +116,7 @@ export class AmbientAudio {
     this._disposed = false;
     this._offData = null; // the landblock the listener is off the data at, as last reported
     this._moves = 0; // setPlayer calls so far
+    this._gesture = null; // removes the listeners that resume the context at the next gesture
     /** @type {import("./ambient").Info} */
     this.info = { terrains: [], landmarks: [] };
     link.onSnap = (m) => this._snap(m);
@@ -160,6 +161,7 @@ export class AmbientAudio {
       await Promise.race([ctx.resume().catch(() => {}), new Promise((r) => setTimeout(r, 200))]);
     }
     const running = ctx.state === "running";
+    if (!running) this._resumeOnGesture();
     return { running, waitingForGesture: !running, sampleRate: ctx.sampleRate };
   }
 
@@ -287,10 +289,29 @@ export class AmbientAudio {
       this._ctx.close().catch(() => {});
     }
     if (this._ahead) this._ahead.close();
+    this._stopGesture();
     for (const s of Object.values(this._handlers)) s.clear();
   }
 
   // ---- internals ----
+
+  // _resumeOnGesture resumes the context at the page's next click or key
+  // press, which lets it run where start() came without one.
+  _resumeOnGesture() {
+    if (this._gesture) return;
+    const kinds = ["mouseup", "keyup", "touchend"];
+    const go = () => {
+      if (this._disposed || this._ctx.state === "closed") return;
+      this._ctx.resume().then(() => this._stopGesture(), () => {});
+    };
+    for (const k of kinds) document.addEventListener(k, go, true);
+    this._gesture = () => { for (const k of kinds) document.removeEventListener(k, go, true); };
+  }
+
+  _stopGesture() {
+    if (this._gesture) this._gesture();
+    this._gesture = null;
+  }
 
   // _adopt puts the worklet on ctx, its port to the worker: ahead of the
   // click (ContextAhead), or in start(), which makes ctx the instance's.

@@ -11,6 +11,8 @@
 // "audioprocess" events are fired by Output: at the engine's own pace before
 // the audio runs, and at the worklet's demand after.
 
+import { hexId as hex, landblockId, ring, BLOCK, WORLD } from "./geo.js";
+
 
 // The region record: what the Go side asks for first.
 const REGION = "0x13000000";
@@ -26,7 +28,10 @@ const POLL_MS = 100;
 // (ms): before the click, after stop(), and while the audio thread is
 // silent longer than QUIET_MS.
 const CLOCK_MS = 20;
-const QUIET_MS = 250;
+const QUIET_MS = 500;
+
+// How often the stats are posted (ms): stats() is at most this old.
+const STATS_MS = 500;
 
 // ---- the stand-in oto/v2's js driver runs on (driver_js.go, v2.4.3)
 
@@ -112,8 +117,16 @@ class Output {
 
   setRunning(on) {
     this.running = on;
-    if (!on && this.port) this.port.postMessage({ flush: true });
+    if (!on) this.idle();
     this.kick();
+  }
+
+  // idle stops feeding the worklet and drops what its queue holds: by the
+  // time it plays again, that is stale; the clock takes over.
+  idle() {
+    if (!this.feeding) return;
+    this.feeding = false;
+    if (this.port) this.port.postMessage({ flush: true });
   }
 
   // kick starts the worklet's feed: the pre-roll at once, then the demand.
@@ -133,6 +146,7 @@ class Output {
     this.reportAt = performance.now();
     this.counts = { underruns: r.underruns, queued: r.queued, played: r.played };
     if (this.feeding) this.fill(r.queued, r.received);
+    else this.kick(); // the audio thread runs again (a gesture let the context resume)
   }
 
   // fill tops the worklet's queue up to the target: what it held when it
@@ -160,7 +174,7 @@ class Output {
     if (!this.sp) return;
     if (this.feeding) {
       if (this.running && now - this.reportAt < QUIET_MS) return;
-      this.feeding = false; // the audio thread stopped asking: keep the clock
+      this.idle(); // the audio thread does not ask (the context waits for a gesture): keep the clock
     }
     this.debt += (dt / 1000) * 48000;
     const chunk = this.sp.bufferSize;
@@ -169,7 +183,6 @@ class Output {
       this.preroll.push(this.sp.render());
       while (this.preroll.length * chunk > this.target) this.preroll.shift();
     }
-    this.kick();
   }
 
   close() {
@@ -191,6 +204,7 @@ const state = {
   lastStats: 0,
   presence: null,
   atWait: null, // resolves with the page's answer to the region's name
+  firstWave: "", // the first wave record the Go side asked for
 };
 
 const post = (m, transfer) => self.postMessage(m, transfer || []);
@@ -222,15 +236,14 @@ self.onmessage = (e) => {
   }
 };
 
-// geo.js's helpers, once init has imported it (from the page's versioned
-// URL where it has one, else beside this script).
-let hex, landblockId, ring, BLOCK, WORLD;
-
 async function init(m) {
-  ({ hexId: hex, landblockId, ring, BLOCK, WORLD } = m.geo ? await import(/* @vite-ignore */ /* webpackIgnore: true */ m.geo) : await import("./geo.js"));
   let waved = false;
   const wave = () => { if (!waved) { waved = true; post({ t: "wave" }); } };
-  const early = (state.early = new EarlyFetches((url) => { if (WAVE.test(url)) wave(); }));
+  const early = (state.early = new EarlyFetches((url) => {
+    if (!WAVE.test(url)) return;
+    state.firstWave ||= url;
+    wave();
+  }));
   const at = m.at === "ask"
     ? (name) => new Promise((resolve) => { state.atWait = resolve; post({ t: "region", name }); })
     : m.at;
@@ -271,7 +284,8 @@ async function answer(m) {
   } catch (err) {
     reply = { t: "reply", id: m.id, error: errorOf(err) };
   }
-  if (m.name === "setPlayer") snapshot(false);
+  // What the answer changed is in the page's snapshot before the answer.
+  if (m.name === "setPlayer" || m.name === "started") snapshot(m.name === "started");
   post(reply);
 }
 
@@ -314,11 +328,11 @@ function snapshot(force) {
     m.state = JSON.parse(s);
     m.offData = off;
   }
-  if (force || now - state.lastStats >= 1000) {
+  if (force || now - state.lastStats >= STATS_MS) {
     state.lastStats = now;
     const st = JSON.parse(call("stats"));
     st.wasmMemory = state.memory ? state.memory.buffer.byteLength : 0;
-    st.early = { ...state.early.counts };
+    st.early = { ...state.early.counts, firstWave: state.firstWave };
     st.output = { ...state.output.counts };
     m.stats = st;
   }
@@ -331,8 +345,9 @@ function snapshot(force) {
 // main hands over.
 async function runWasm(wasmURL, wasmExec) {
   if (typeof globalThis.Go !== "function") {
-    if (wasmExec) await import(/* @vite-ignore */ /* webpackIgnore: true */ wasmExec);
-    else await import("./wasm_exec.js"); // a script that sets globalThis.Go
+    // A script that sets globalThis.Go, by the URL the page resolved
+    // (ambient.js: beside it, bundled, versioned, or the wasmExec option).
+    await import(/* @vite-ignore */ /* webpackIgnore: true */ wasmExec);
   }
   const go = new globalThis.Go();
   const gotAPI = new Promise((resolve) => { globalThis.__acambient = resolve; });

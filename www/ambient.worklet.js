@@ -69,7 +69,9 @@ class AmbientOutput extends AudioWorkletProcessor {
       if (R !== L) R.fill(0, i);
       if (this.began) this.underruns++;
     }
-    if (++this.quanta % REPORT === 0 || (i < want && this.began)) {
+    // Every REPORT quanta, and every quantum it starves (the worker then
+    // learns at once that the audio thread runs).
+    if (++this.quanta % REPORT === 0 || i < want) {
       this.feed?.postMessage({ queued: this.queued, received: this.received, played: this.played, underruns: this.underruns });
     }
     return true;
