@@ -26,14 +26,17 @@ const REGION = "0x13000000";
 // is made at it.
 const RATE = 48000;
 
-// The worklet's queue target (frames), by engine: the latency a busy page
-// costs nothing below (docs/browser-testing.md §5). With 8192 frames
-// (171 ms) Chromium and Firefox played without a gap while the page's
-// thread was held 300 ms every 2 s (e2e TestMainThreadHeld); WebKitGTK
-// delivers the worker's messages to the audio thread through the page's
-// main thread, so a held thread holds the stream: 16384 there.
-const QUEUE = 8192;
-const QUEUE_WEBKIT = 16384;
+// The worklet's queue target (frames), by engine: what the audio thread
+// plays while the worker is late (docs/browser-testing.md §5). e2e
+// TestMainThreadHeld on a 2-core machine at load 7–10, the river, 30 s with
+// the main thread held 300 ms every 2 s, Chromium: 8192 frames (171 ms)
+// starved 571 quanta, 16384 (341 ms) 77 (29 in 30 quiet seconds): the
+// worker and the audio thread are late under CPU contention, not for the
+// main thread. WebKitGTK delivers the worker's messages to the audio thread
+// through the page's main thread, so a held thread holds the stream: more
+// there.
+const QUEUE = 16384;
+const QUEUE_WEBKIT = 32768;
 
 export class AmbientAudio {
   /**

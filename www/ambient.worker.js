@@ -103,6 +103,8 @@ class Output {
     this.clockAt = 0;
     this.debt = 0; // frames due on the clock, not yet mixed
     this.counts = { underruns: 0, queued: 0, played: 0 };
+    this.renders = 0; // chunks rendered for the worklet
+    this.renderMs = 0; // the time they took
     this.timer = setInterval(() => this.clock(), CLOCK_MS);
   }
 
@@ -155,7 +157,10 @@ class Output {
     const chunk = this.sp.bufferSize;
     let need = this.target - queued - (this.sent - received);
     while (need >= chunk) {
+      const t0 = performance.now();
       this.send(this.sp.render());
+      this.renderMs += performance.now() - t0;
+      this.renders++;
       need -= chunk;
     }
   }
@@ -333,7 +338,7 @@ function snapshot(force) {
     const st = JSON.parse(call("stats"));
     st.wasmMemory = state.memory ? state.memory.buffer.byteLength : 0;
     st.early = { ...state.early.counts, firstWave: state.firstWave };
-    st.output = { ...state.output.counts };
+    st.output = { ...state.output.counts, renders: state.output.renders, renderMs: state.output.renderMs, sent: state.output.sent };
     m.stats = st;
   }
   const pr = call("presence");
