@@ -32,6 +32,8 @@ import (
 	"acambient/core/session"
 	"acambient/core/world"
 	"acambient/datfetch"
+
+	"github.com/norunners/vert"
 )
 
 func main() {
@@ -245,9 +247,7 @@ func (a *api) object() js.Value {
 		if err != nil {
 			return nil, err
 		}
-		// One string and JSON.parse: far cheaper than building the
-		// object's 200-odd values one call at a time.
-		return js.Global().Get("JSON").Call("parse", string(pagejson.Tile(nil, t))), nil
+		return vert.ValueOf(t).JSValue(), nil // mapview.Tile: plain fields, js tags
 	}))
 	add("started", async("started", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -268,22 +268,27 @@ func (a *api) object() js.Value {
 	return o
 }
 
-// open(portalBase, cellBase, listing, early): load the region, make the
-// host, the mixer, the tiles and the output (audio.go). listing true: the cell
-// source is ours or an export, which list their landblocks
-// (landblocks.txt). early: what the page asked for while the wasm loaded
-// (datfetch.FetchEarly), taken from there rather than asked again.
+// open({portal, cell, listing}, early): load the region, make the host,
+// the mixer, the tiles and the output (audio.go). portal and cell: the
+// record routes' base URLs; listing true: the cell source is ours or an
+// export, which list their landblocks (landblocks.txt). early: what the
+// worker asked for while the wasm loaded (datfetch.FetchEarly), taken from
+// there rather than asked again.
 func (a *api) open(args []js.Value) (any, error) {
 	if a.host != nil {
 		return nil, errors.New("already open")
 	}
 	// datfetch's HTTP source over the browser's fetch: retries, one request
 	// per id, checks, and a byte cache (the host keeps what it decoded).
-	tr := datfetch.FetchEarly(arg(args, 3))
-	portal := datfetch.NewHTTP(arg(args, 0).String(), datfetch.HTTPOptions{Transport: tr, CacheBytes: pagePortalCache})
+	var o openOptions
+	if err := (vert.Value{Value: arg(args, 0)}).AssignTo(&o); err != nil {
+		return nil, fmt.Errorf("options: %w", err)
+	}
+	tr := datfetch.FetchEarly(arg(args, 1))
+	portal := datfetch.NewHTTP(o.Portal, datfetch.HTTPOptions{Transport: tr, CacheBytes: pagePortalCache})
 	// The cell source refuses what the cell dat's reader refuses
 	// (docs/divergences.md row 11).
-	cell := datfetch.NewHTTP(arg(args, 1).String(), datfetch.HTTPOptions{Transport: tr, CacheBytes: pageCellCache,
+	cell := datfetch.NewHTTP(o.Cell, datfetch.HTTPOptions{Transport: tr, CacheBytes: pageCellCache,
 		MaxRecordBytes: datfetch.MaxCellRecordBytes})
 	// The resampler's filter for 22050 Hz waves (most of the ambience's:
 	// the demo's beds, retail's) costs tens of milliseconds on this one
@@ -300,7 +305,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	// its turns (core/pace) so that the audio callbacks run meanwhile.
 	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, Progressive: true,
 		Yield: pace.Yield, KeepWaveBytes: pageKeptWaves, Captions: true}
-	if arg(args, 2).Truthy() {
+	if o.Listing {
 		hopt.Listing = cell.Landblocks
 	}
 	h, err := session.New(a.ctx, portal, cell, hopt)
@@ -333,7 +338,7 @@ func where(w world.Where, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return text(pagejson.Where(nil, w))
+	return whereValue(w), nil
 }
 
 var _ mix.Host = (*session.Host)(nil)

@@ -218,7 +218,7 @@ const post = (m, transfer) => self.postMessage(m, transfer || []);
 function errorOf(e) {
   if (!e || typeof e !== "object") return { code: "wasm", message: String(e) };
   const o = { code: e.code || "wasm", message: e.message || String(e) };
-  for (const k of ["id", "landblock", "reason", "status"]) if (e[k] !== undefined) o[k] = e[k];
+  for (const k of ["id", "landblock", "reason", "status"]) if (e[k]) o[k] = e[k];
   return o;
 }
 
@@ -262,7 +262,7 @@ async function init(m) {
   }
   let info;
   try {
-    info = JSON.parse(await state.api.open(m.portal, m.cell, m.listing, early));
+    info = JSON.parse(await state.api.open({ portal: m.portal, cell: m.cell, listing: m.listing }, early));
   } catch (err) {
     post({ t: "opened", error: errorOf(err) });
     return;
@@ -283,8 +283,7 @@ async function init(m) {
 async function answer(m) {
   let reply;
   try {
-    let v = await state.api[m.name](...m.args);
-    if (m.name === "setPlayer" || m.name === "setCamera") v = JSON.parse(v);
+    const v = await state.api[m.name](...m.args);
     reply = { t: "reply", id: m.id, value: v ?? null };
   } catch (err) {
     reply = { t: "reply", id: m.id, error: errorOf(err) };
