@@ -61,6 +61,19 @@ const heldTap = `(() => {
     }
     return r;
   };
+  // attach taps node where the hook came too late (WebKit runs init
+  // scripts after the load event).
+  tap.attach = (node) => {
+    if (!node || node.context.__held) return;
+    const ctx = node.context;
+    ctx.__held = ctx.audioWorklet.addModule(url).then(() => {
+      const stereo = { channelCount: 2, channelCountMode: "explicit", channelInterpretation: "discrete" };
+      const n = new AudioWorkletNode(ctx, "held-tap", { numberOfInputs: 1, numberOfOutputs: 0, ...stereo });
+      n.port.onmessage = (e) => { tap.last = e.data; };
+      connect.call(node, n);
+      tap.nodes.push(n);
+    });
+  };
   tap.reset = () => { tap.last = { silent: 0, replayed: 0, quanta: 0 }; for (const n of tap.nodes) n.port.postMessage("reset"); };
   tap.counts = () => tap.last;
 })();`
@@ -84,7 +97,15 @@ func mainThreadHeld(t *testing.T, spec browserSpec) {
 	b.do("initScript", "source", heldTap)
 	b.do("goto", "url", srv.URL+"/#0xA9B5002D/120,96,22.85") // the river: a bed that never stops
 	b.waitFor(`window.ambient && typeof window.ambient.started === "function"`, 60*time.Second)
-	b.eval(nil, `(async () => { await window.ambient.started(); await window.ambient.start(); })()`)
+	b.eval(nil, `(async () => {
+		await window.ambient.started();
+		await window.ambient.start();
+		await window.ambient._out.ready;
+		window.heldTap.attach(window.ambient._out.node);
+	})()`)
+	// A key the page does not handle: the user's gesture, where the
+	// browser wants one before audio runs (WebKit).
+	b.do("key", "key", "Shift")
 	b.waitFor(`window.ambient.running && window.heldTap.counts().quanta > 375`, 30*time.Second) // a second heard
 	type counts struct {
 		Silent, Replayed, Quanta int
@@ -114,8 +135,10 @@ func mainThreadHeld(t *testing.T, spec browserSpec) {
 	silent, replayed, underruns := after.Silent, after.Replayed, after.Underruns-before.Underruns
 	t.Logf("%s: main thread held 300 ms every 2 s: %d quanta (%.1f s) heard, %d silent, %d replayed; the worklet counted %d underruns",
 		spec.Engine, quanta, float64(quanta)*128/48000, silent, replayed, underruns)
-	if quanta < 30*48000/128 {
-		t.Errorf("the destination heard %d quanta over the 30 s; want ≥ %d", quanta, 30*48000/128)
+	// The span is the page's clock; the audio thread's may run a little
+	// behind it on a loaded machine.
+	if quanta < 25*48000/128 {
+		t.Errorf("the destination heard %d quanta over the 30 s; want ≥ %d", quanta, 25*48000/128)
 	}
 	if silent != 0 || replayed != 0 || underruns != 0 {
 		t.Errorf("with the main thread held: %d silent and %d replayed quanta, %d underruns; want none", silent, replayed, underruns)

@@ -404,8 +404,12 @@ class Link {
   static async start() {
     let w = null, why = "";
     const versioned = mapped(new URL("./ambient.worker.js", import.meta.url).href);
+    // A worker of another origin is refused (Chromium throws; Firefox
+    // reports it as the page's error): go to the Blob URL at once.
+    const foreign = new URL(versioned || import.meta.url).origin !== globalThis.location?.origin;
     try {
-      w = versioned ? new Worker(versioned, { type: "module" })
+      if (foreign) why = "the module is of another origin";
+      else w = versioned ? new Worker(versioned, { type: "module" })
         : new Worker(new URL("./ambient.worker.js", import.meta.url), { type: "module" });
     } catch (e) {
       why = e && e.message || String(e);
