@@ -79,7 +79,7 @@ func pageEarlyRequests(t *testing.T, spec browserSpec) {
 				Wave  string // the first wave the wasm asked for
 			}
 			b.eval(&got, `({ early: window.ambient.stats().early, where: window.ambient.state().where.objcellId,
-				wave: [...window.ambient._fetches._asked].find((u) => /\/0x0A[0-9A-F]{6}$/.test(u)) || "" })`)
+				wave: window.ambient.stats().early.firstWave })`)
 			if tc.badHint != "" {
 				if e := got.Early; e.Fetched != 11 || e.Taken != 11 || e.Dropped != 0 {
 					t.Errorf("early requests: %d made, %d taken, %d dropped; want the 11 of a page without hints, all taken", e.Fetched, e.Taken, e.Dropped)

@@ -88,7 +88,8 @@ func lfServers(t *testing.T, extra map[string]string) (datURL, pageURL string) {
 
 // lfServersWith is lfServers with the sound server's handler given; the
 // page server serves www.
-func lfServersWith(t *testing.T, www string, soundServer http.Handler, extra map[string]string) (datURL, pageURL string) {
+// wrap, when given, wraps the page server's handler (a request log).
+func lfServersWith(t *testing.T, www string, soundServer http.Handler, extra map[string]string, wrap ...func(http.Handler) http.Handler) (datURL, pageURL string) {
 	t.Helper()
 	dat := httptest.NewServer(soundServer)
 	t.Cleanup(dat.Close)
@@ -101,7 +102,11 @@ func lfServersWith(t *testing.T, www string, soundServer http.Handler, extra map
 	mux := http.NewServeMux()
 	mux.Handle("/extra/", http.StripPrefix("/extra/", http.FileServer(http.Dir(pages))))
 	mux.Handle("/", http.FileServer(http.Dir(www)))
-	page := httptest.NewServer(mux)
+	var h http.Handler = mux
+	for _, f := range wrap {
+		h = f(h)
+	}
+	page := httptest.NewServer(h)
 	t.Cleanup(page.Close)
 	return dat.URL, page.URL
 }

@@ -246,7 +246,7 @@ const rmOptionsPage = `<!doctype html>
 func TestEmbedWasmOptions(t *testing.T) { forEngines(t, allEngines, embedWasmOptions) }
 
 func embedWasmOptions(t *testing.T, spec browserSpec) {
-	www, _ := site(t)
+	www, w := site(t)
 	wasm, err := os.ReadFile(filepath.Join(www, "ambient.wasm"))
 	if err != nil {
 		t.Fatal(err)
@@ -255,12 +255,26 @@ func embedWasmOptions(t *testing.T, spec browserSpec) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	datURL, pageURL := lfServers(t, map[string]string{"options.html": rmOptionsPage, "alt.wasm": string(wasm), "glue.js": string(glue)})
+	// The servers see every request: the page's, and its worker's (which
+	// the page's resource timing does not list).
+	dat, pages := &seenLog{}, &seenLog{}
+	datURL, pageURL := lfServersWith(t, www, dat.wrap(server.New(server.Options{
+		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+	})), map[string]string{"options.html": rmOptionsPage, "alt.wasm": string(wasm), "glue.js": string(glue)}, pages.wrap)
 	b := lfLaunch(t, spec)
 	b.do("goto", "url", pageURL+"/extra/options.html?server="+datURL)
 	b.waitFor(`window.ambient`, 60*time.Second)
 	var got []string
-	b.eval(&got, `performance.getEntriesByType("resource").map((e) => e.name).filter((u) => /\.(wasm|js)$/.test(u))`)
+	for _, l := range []struct {
+		base string
+		log  *seenLog
+	}{{datURL, dat}, {pageURL, pages}} {
+		for _, r := range l.log.take() {
+			if strings.HasSuffix(r.path, ".wasm") || strings.HasSuffix(r.path, ".js") {
+				got = append(got, l.base+r.path)
+			}
+		}
+	}
 	want := []string{datURL + "/ambient.js", pageURL + "/extra/alt.wasm", pageURL + "/extra/glue.js"}
 	for _, u := range want {
 		if !slices.Contains(got, u) {

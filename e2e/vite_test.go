@@ -140,13 +140,14 @@ func TestEmbedViteApp(t *testing.T) {
 	// The app's host: dist as it is, and index.html for every other path.
 	mime.AddExtensionType(".wasm", "application/wasm")
 	files := http.FileServer(http.Dir(dist))
-	host := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	distHandler := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if st, err := os.Stat(filepath.Join(dist, filepath.FromSlash(path.Clean(r.URL.Path)))); err != nil || st.IsDir() {
 			http.ServeFile(rw, r, filepath.Join(dist, "index.html"))
 			return
 		}
 		files.ServeHTTP(rw, r)
-	}))
+	})
+	host := httptest.NewServer(distHandler)
 	t.Cleanup(host.Close)
 	// The records, on another origin.
 	dat := httptest.NewServer(server.New(server.Options{
@@ -159,6 +160,12 @@ func TestEmbedViteApp(t *testing.T) {
 	// in every engine.
 	t.Run("bundled", func(t *testing.T) {
 		forEngines(t, allEngines, func(t *testing.T, spec browserSpec) {
+			// A host of its own, whose log is this engine's: the page's
+			// requests and its worker's (the page's resource timing lists
+			// only its own).
+			log := &seenLog{}
+			host := httptest.NewServer(log.wrap(distHandler))
+			t.Cleanup(host.Close)
 			b := lfLaunch(t, spec)
 			b.do("initScript", "source", lfProbe)
 			b.do("goto", "url", host.URL+viteRoute+"?server="+dat.URL)
@@ -173,10 +180,20 @@ func TestEmbedViteApp(t *testing.T) {
 			if X, Y := (10*33.8+1019.5)*24, (10*43.3+1019.5)*24; centre.Lat != Y || centre.Lng != X {
 				t.Errorf("the deep route's view is (%v, %v), want (%v, %v): the app did not get its route", centre.Lat, centre.Lng, Y, X)
 			}
-			var fetched []string
-			b.eval(&fetched, `performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((u) => u.endsWith(".wasm"))`)
+			var fetched, workers []string
+			for _, r := range log.take() {
+				if strings.HasSuffix(r.path, ".wasm") {
+					fetched = append(fetched, r.path)
+				}
+				if strings.Contains(r.path, "worker") {
+					workers = append(workers, r.path)
+				}
+			}
 			if want := "/assets/" + filepath.Base(wasms[0]); !slices.Equal(fetched, []string{want}) {
 				t.Errorf("the app fetched its wasm as %q, want the build's %q alone", fetched, want)
+			}
+			if len(workers) != 1 || !strings.HasPrefix(workers[0], "/assets/") {
+				t.Errorf("the app fetched its engine's worker as %q, want the build's one, once", workers)
 			}
 			lfRecordSends(b, "window.ambient")
 			rmPlay(t, b, "window.ambient", "#start", "playing", nil)

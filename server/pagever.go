@@ -104,7 +104,9 @@ func versionPage(index []byte, versions map[string]string) []byte {
 	}
 	imports := map[string]string{}
 	for name, v := range versions {
-		if strings.HasSuffix(name, ".js") {
+		// The wasm too: ambient.js resolves its URL through the map
+		// (import.meta.resolve), for its worker to fetch.
+		if strings.HasSuffix(name, ".js") || strings.HasSuffix(name, ".wasm") {
 			imports["./"+name] = "./" + name + "?" + versionParam + "=" + v
 		}
 	}

@@ -173,7 +173,8 @@ func TestVersionedIndex(t *testing.T) {
 			t.Errorf("served index lacks %s:\n%s", want, page)
 		}
 	}
-	modules := []string{"ambient.js", "app.js", "geo.js", "page/dom.js", "wasm_exec.js"}
+	// The wasm too: ambient.js resolves its URL through the map for its worker.
+	modules := []string{"ambient.js", "ambient.wasm", "app.js", "geo.js", "page/dom.js", "wasm_exec.js"}
 	if got, want := importMap(t, page), wantImports(files, modules...); !maps.Equal(got, want) {
 		t.Errorf("import map %v; want %v", got, want)
 	}
@@ -279,7 +280,7 @@ func TestVersionedDemoPage(t *testing.T) {
 	if len(plain) > 0 || len(tags) < 17 {
 		t.Errorf("of %d references, not versioned: %v", len(tags), plain)
 	}
-	if !strings.Contains(page, `href="ambient.wasm?v=`) {
-		t.Error("the wasm's preload is not versioned")
+	if !strings.Contains(page, `"./ambient.wasm": "./ambient.wasm?v=`) {
+		t.Error("the import map does not name the wasm by its version")
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"acambient/core/pace"
 	"acambient/core/session"
+
+	"github.com/norunners/vert"
 )
 
 // await waits for a JS promise. It must run on a goroutine of its own, never
@@ -101,18 +103,8 @@ func async(name string, f func(args []js.Value) (any, error)) js.Func {
 func newError(err error) js.Value {
 	p := session.Classify(err)
 	e := js.Global().Get("Error").New(p.Message)
-	e.Set("code", string(p.Code))
-	if p.ID != 0 {
-		e.Set("id", p.ID.String())
-	}
-	if p.Landblock != 0 {
-		e.Set("landblock", p.Landblock.String())
-	}
-	if p.Reason != "" {
-		e.Set("reason", p.Reason)
-	}
-	if p.Status != 0 {
-		e.Set("status", p.Status)
-	}
+	// The code and the record it is about, through vert (boundary.go);
+	// empty ones are "" or 0, which the page reads as absent.
+	js.Global().Get("Object").Call("assign", e, vert.ValueOf(problemOf(p)).JSValue())
 	return e
 }

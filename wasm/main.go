@@ -18,6 +18,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"runtime/debug"
 	"syscall/js"
@@ -31,6 +32,8 @@ import (
 	"acambient/core/session"
 	"acambient/core/world"
 	"acambient/datfetch"
+
+	"github.com/norunners/vert"
 )
 
 func main() {
@@ -57,8 +60,10 @@ type api struct {
 	mixer  *mix.Mixer
 	tiles  *mapview.Tiles
 	audio  *audioOut
-	off    offData // the listener off the data (offdata.go)
-	funcs  []js.Func
+	off    *session.OffData // the listener's placement: latest-wins setPlayer, off the data
+
+	lastPresence []byte // the landblocks' presence last posted (presence.go)
+	funcs        []js.Func
 }
 
 func newAPI() *api {
@@ -130,11 +135,11 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		seq := 0.0 // ambient.js numbers its calls (offdata.go)
-		if n := arg(args, 1); n.Type() == js.TypeNumber {
-			seq = n.Float()
+		var seq uint64 // ambient.js numbers its calls (session.OffData)
+		if n := arg(args, 1); n.Type() == js.TypeNumber && n.Float() > 0 {
+			seq = uint64(n.Float())
 		}
-		return where(a.setPlayer(arg(args, 0).String(), seq))
+		return where(a.off.SetPlayer(arg(args, 0).String(), seq))
 	}))
 	add("setCamera", async("setCamera", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -157,14 +162,17 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		a.setEnabled(arg(args, 0).Truthy())
+		a.off.SetEnabled(arg(args, 0).Truthy())
 		return nil, nil
 	}))
 	add("offData", fn("offData", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return a.offLandblock(), nil
+		if lb := a.off.Landblock(); lb != 0 {
+			return fmt.Sprintf("0x%08X", lb), nil
+		}
+		return nil, nil
 	}))
 	add("state", fn("state", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -209,6 +217,12 @@ func (a *api) object() js.Value {
 		}
 		return a.host.Landblock(arg(args, 0).Int(), arg(args, 1).Int()).String(), nil
 	}))
+	add("presence", fn("presence", func([]js.Value) (any, error) {
+		if a.host == nil {
+			return nil, errNotOpen
+		}
+		return a.presence(), nil
+	}))
 	add("tile", async("tile", func(args []js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
@@ -233,9 +247,7 @@ func (a *api) object() js.Value {
 		if err != nil {
 			return nil, err
 		}
-		// One string and JSON.parse: far cheaper than building the
-		// object's 200-odd values one call at a time.
-		return js.Global().Get("JSON").Call("parse", string(pagejson.Tile(nil, t))), nil
+		return vert.ValueOf(t).JSValue(), nil // mapview.Tile: plain fields, js tags
 	}))
 	add("started", async("started", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -248,47 +260,35 @@ func (a *api) object() js.Value {
 			return nil, a.ctx.Err()
 		}
 	}))
-	add("start", fn("start", func(args []js.Value) (any, error) {
-		if a.audio == nil {
-			return nil, errNotOpen
-		}
-		return nil, a.audio.start(arg(args, 0))
-	}))
-	add("stop", fn("stop", func([]js.Value) (any, error) {
-		if a.audio != nil {
-			a.audio.stop()
-		}
-		return nil, nil
-	}))
 	add("dispose", fn("dispose", func([]js.Value) (any, error) {
-		if a.audio != nil {
-			a.audio.stop()
-			a.audio.live.Store(true) // and the pump ends
-			a.audio.release()
-		}
 		a.cancel()
-		pace.Close() // its MessagePort would keep the instance alive
+		pace.Close() // its MessagePort would keep the worker's event loop busy
 		return nil, nil
 	}))
 	return o
 }
 
-// open(portalBase, cellBase, listing, early): load the region, make the
-// host, the mixer, the tiles and the silent pump. listing true: the cell
-// source is ours or an export, which list their landblocks
-// (landblocks.txt). early: what the page asked for while the wasm loaded
-// (datfetch.FetchEarly), taken from there rather than asked again.
+// open({portal, cell, listing}, early): load the region, make the host,
+// the mixer, the tiles and the output (audio.go). portal and cell: the
+// record routes' base URLs; listing true: the cell source is ours or an
+// export, which list their landblocks (landblocks.txt). early: what the
+// worker asked for while the wasm loaded (datfetch.FetchEarly), taken from
+// there rather than asked again.
 func (a *api) open(args []js.Value) (any, error) {
 	if a.host != nil {
 		return nil, errors.New("already open")
 	}
 	// datfetch's HTTP source over the browser's fetch: retries, one request
 	// per id, checks, and a byte cache (the host keeps what it decoded).
-	tr := datfetch.FetchEarly(arg(args, 3))
-	portal := datfetch.NewHTTP(arg(args, 0).String(), datfetch.HTTPOptions{Transport: tr, CacheBytes: pagePortalCache})
+	var o openOptions
+	if err := (vert.Value{Value: arg(args, 0)}).AssignTo(&o); err != nil {
+		return nil, fmt.Errorf("options: %w", err)
+	}
+	tr := datfetch.FetchEarly(arg(args, 1))
+	portal := datfetch.NewHTTP(o.Portal, datfetch.HTTPOptions{Transport: tr, CacheBytes: pagePortalCache})
 	// The cell source refuses what the cell dat's reader refuses
 	// (docs/divergences.md row 11).
-	cell := datfetch.NewHTTP(arg(args, 1).String(), datfetch.HTTPOptions{Transport: tr, CacheBytes: pageCellCache,
+	cell := datfetch.NewHTTP(o.Cell, datfetch.HTTPOptions{Transport: tr, CacheBytes: pageCellCache,
 		MaxRecordBytes: datfetch.MaxCellRecordBytes})
 	// The resampler's filter for 22050 Hz waves (most of the ambience's:
 	// the demo's beds, retail's) costs tens of milliseconds on this one
@@ -305,7 +305,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	// its turns (core/pace) so that the audio callbacks run meanwhile.
 	hopt := session.Options{Config: cfg, Prefetch: true, EventLog: pageEventLog, Progressive: true,
 		Yield: pace.Yield, KeepWaveBytes: pageKeptWaves, Captions: true}
-	if arg(args, 2).Truthy() {
+	if o.Listing {
 		hopt.Listing = cell.Landblocks
 	}
 	h, err := session.New(a.ctx, portal, cell, hopt)
@@ -316,8 +316,13 @@ func (a *api) open(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, err := newAudioOut(m)
+	if err != nil {
+		return nil, err
+	}
 	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
-	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), newAudioOut(m)
+	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), out
+	a.off = session.NewOffData(h, m.FadeAll)
 	return text(pagejson.Info(nil, mapview.InfoOf(h.Region())))
 }
 
@@ -333,7 +338,7 @@ func where(w world.Where, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return text(pagejson.Where(nil, w))
+	return whereValue(w), nil
 }
 
 var _ mix.Host = (*session.Host)(nil)

@@ -350,6 +350,12 @@ export declare class AmbientAudio {
   setCamera(pos: PositionInput | CameraInput, heading?: number): Promise<Where>;
   setVolume(v: number): void;
   setEnabled(on: boolean): void;
+  /**
+   * The engine runs in a worker: this is the latest snapshot it posted. It posts one whenever the
+   * state changed, checked every 100 ms, and before answering a setPlayer, so a "state" event and
+   * state() agree, and after setPlayer resolves state() shows its outcome. `audio` is the context's
+   * state now.
+   */
   state(): State;
   /**
    * Resolves once a first sound can be heard where the player stands: the
@@ -358,14 +364,21 @@ export declare class AmbientAudio {
    * at once; one before it sounds when the wave arrives.
    */
   started(): Promise<void>;
-  /** What the instance holds (memory, caches): for long sessions and their benchmarks. */
+  /**
+   * What the instance holds (memory, caches, the output's queue): for long sessions and their
+   * benchmarks. The latest figures the worker posted: at most 500 ms old.
+   */
   stats(): Stats;
   tile(bx: number, by: number): Promise<Tile | null>;
-  /** Whether the source holds landblock (bx, by), as far as this instance knows. */
+  /**
+   * Whether the source holds landblock (bx, by), as far as this instance knows: from the latest
+   * snapshot the worker posted (at most 100 ms old).
+   */
   landblock(bx: number, by: number): LandblockPresence;
   on<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
   off<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
   stop(): void;
+  /** Ends the instance: its worker is terminated, its worklet node and port closed, its context closed. */
   dispose(): void;
 }
 
@@ -422,7 +435,14 @@ export interface Stats {
    * side took instead of asking itself, and how many it never asked for, aborted once the first
    * sound could be heard.
    */
-  early: { fetched: number; taken: number; dropped: number };
+  early: { fetched: number; taken: number; dropped: number; /** The first Wave record's URL the Go side asked for ("" none yet). */ firstWave: string };
+  /**
+   * The output (docs/architecture.md, "The page's threads"): the AudioWorklet's queue, frames
+   * (queued now, played in all), the render quanta it had to fill with silence since the stream
+   * began (underruns), and the worker's side: chunks rendered through oto for the worklet, the
+   * time they took (ms), frames sent.
+   */
+  output: { underruns: number; queued: number; played: number; renders: number; renderMs: number; sent: number };
   /**
    * The blocks decoded and resampled waves are held in (one pool the
    * instance's waves share), bytes: every block in being (in use, garbage

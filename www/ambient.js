@@ -1,44 +1,51 @@
 // ambient.js: Asheron's Call's retail ambient sound in any web page
-// (docs/interfaces.md §3). An ES module needing only geo.js beside it: it runs the
-// Go core (ambient.wasm, next to this file by default) and talks to it.
+// (docs/interfaces.md §3). An ES module; the engine runs in a worker
+// (ambient.worker.js, which runs the Go core, ambient.wasm) and its samples
+// play in an AudioWorklet (ambient.worklet.js), so the page's own thread
+// never waits on Go (docs/architecture.md, "The page's threads").
 //
 //   import { AmbientAudio } from "./ambient.js";
 //   const amb = await AmbientAudio.load({ server: "" });
 //   button.onclick = () => amb.start();
 //   amb.setPlayer("0xA9B4001F/72,144,22.2");
 //
-// A position goes setPlayer → toPOS (a POS string) → the wasm's setPlayer
-// (wasm/main.go) → session.Host.SetPlayerPOS → the engine at the mixer's
-// next tick. state() is one snapshot of the host (session.Snapshot); a
-// timer drains its events and problems into "play", "skip", "rebuild",
-// "error" and "state" events, and the Go side's captions (core/caption)
-// into "caption" events while the audio is heard. Every error is an Error with a code
-// (AmbientError in ambient.d.ts).
+// A position goes setPlayer → toPOS (a POS string) → a message to the
+// worker → the wasm's setPlayer (wasm/main.go) → session.Host → the engine
+// at the mixer's next tick. The worker posts the host's snapshots (state(),
+// stats(), landblock() answer from the latest), its events ("play", "skip",
+// "rebuild", "error") and captions; the promises settle by request id.
+// Every error is an Error with a code (AmbientError in ambient.d.ts).
 
-import { BLOCK, WORLD, hexId as hex, landblockId, mapCoord, mapText, ring } from "./geo.js";
-
-// How often the page asks the Go side for its events (ms). Plays are
-// reported a little after they start; the audio itself is not affected.
-const POLL_MS = 100;
+import { hexId as hex, mapCoord, mapText } from "./geo.js";
 
 // The region record: what load() asks for first, and what tells a source
 // that answers from one that speaks another API.
 const REGION = "0x13000000";
 
-// The landblock listing beside the cell records (datfetch.LandblocksListing).
-const LISTING = "landblocks.txt";
-
 // The Go side's output rate (wasm/audio.go sampleRate): the AudioContext
-// made ahead of the click is made at it, as oto would make it.
+// is made at it.
 const RATE = 48000;
+
+// The worklet's queue target (frames), by engine: what the audio thread
+// plays while the worker is late (docs/browser-testing.md §5). e2e
+// TestMainThreadHeld on a 2-core machine at load 7–10, the river, 30 s with
+// the main thread held 300 ms every 2 s, Chromium: 8192 frames (171 ms)
+// starved 571 quanta, 16384 (341 ms) 77 (29 in 30 quiet seconds): the
+// worker and the audio thread are late under CPU contention, not for the
+// main thread. WebKitGTK delivers the worker's messages to the audio thread
+// through the page's main thread, so a held thread holds the stream: more
+// there.
+const QUEUE = 16384;
+const QUEUE_WEBKIT = 32768;
 
 export class AmbientAudio {
   /**
-   * Loads the wasm and the region; resolves when the instance is usable.
-   * Rejects with an AmbientError: "wasm" (the module did not load or run),
-   * "network" or "cors" (the source is unreachable, or answers what the
-   * browser may not read), "wrong-api" (the source answers the other API's
-   * routes), "not-found" (no region record), "bad-record".
+   * Starts the engine's worker, loads the wasm and the region; resolves
+   * when the instance is usable. Rejects with an AmbientError: "wasm" (the
+   * worker or the module did not load or run), "network" or "cors" (the
+   * source is unreachable, or answers what the browser may not read),
+   * "wrong-api" (the source answers the other API's routes), "not-found"
+   * (no region record), "bad-record".
    * @param {import("./ambient").LoadOptions} [opts]
    */
   static async load(opts = {}) {
@@ -52,66 +59,71 @@ export class AmbientAudio {
       : base(acdat ? "dats/portal/files/" : "files/"));
     const cell = slash(opts.cell ? new URL(opts.cell, document.baseURI).href
       : base(acdat ? "dats/cell/files/" : "cell/files/"));
-    // The wasm and Go's glue beside this module are named in the literal
-    // forms bundlers follow (Vite, webpack 5, Rollup): they copy both files
-    // into the build and point these at the copies, on any route of the app.
+    // The wasm beside this module is named in the literal form bundlers
+    // follow (Vite, webpack 5, Rollup): they copy it into the build and
+    // point this at the copy, on any route of the app.
     const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
-      : new URL("./ambient.wasm", import.meta.url).href;
-
-    // What the Go side will ask for first is asked for now, while the wasm
-    // downloads; and the AudioContext is made where it costs the first
-    // sound nothing (ContextAhead).
-    const ahead = new ContextAhead();
-    const early = new EarlyFetches((url) => { if (WAVE.test(url)) ahead.waveAsked(); });
+      : mapped(new URL("./ambient.wasm", import.meta.url).href) || new URL("./ambient.wasm", import.meta.url).href;
+    // Go's glue, which the worker imports: named here, where bundlers
+    // follow the literal and the page's import map applies (a worker does
+    // not see it).
+    const wasmExec = opts.wasmExec ? new URL(opts.wasmExec, document.baseURI).href
+      : mapped(new URL("./wasm_exec.js", import.meta.url).href) || new URL("./wasm_exec.js", import.meta.url).href;
     // The hints are the dat server's and its export's (docs/interfaces.md
     // §2.1), beside the records it serves by default; acdatservice has none.
     const hints = acdat || opts.portal || opts.cell ? null : base("hints/");
-    prefetch(early, { portal, cell, listing: !acdat, at: opts.at, hints, onWave: () => ahead.waveAsked() }).catch(() => {});
-    let api;
+    let at = null;
+    if (typeof opts.at === "function") at = "ask";
+    else if (opts.at != null) { try { at = toPOS(opts.at); } catch { at = null; } }
+
+    const ahead = new ContextAhead();
+    let link;
     try {
-      api = await runWasm(wasmURL, opts.wasmExec);
+      link = await Link.start();
     } catch (e) {
       ahead.close();
-      early.drop();
-      throw coded("wasm", `ambient: ${wasmURL}: ${e && e.message || e}`);
+      throw coded("wasm", e.message);
     }
-    const amb = new AmbientAudio(api, { portal, cell, wasm: wasmURL });
+    const amb = new AmbientAudio(link, { portal, cell, wasm: wasmURL });
     amb._ahead = ahead;
-    amb._fetches = early;
+    link.onWave = () => ahead.waveAsked();
+    link.onRegion = (name) => {
+      let pos = null;
+      try { const w = opts.at(name); pos = w == null ? null : toPOS(w); } catch { pos = null; }
+      link.post({ t: "at", pos });
+    };
+    link.post({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at });
     try {
       // Ours and an export list their landblocks beside the cell records.
-      amb.info = JSON.parse(await api.open(portal, cell, !acdat, early));
+      amb.info = await link.opened;
     } catch (e) {
       amb.dispose();
-      throw await explainOpen(e, portal, server, acdat);
+      throw e.code === "wasm" ? e : await explainOpen(e, portal, server, acdat);
     }
-    // Once the first sound can be heard, what the Go side has not asked
-    // for is not what it asks first: let it go.
-    api.started().then(() => early.drop(), () => early.drop());
-    amb._timer = setInterval(() => amb._poll(), POLL_MS);
-    // Back online: ask at once for what failed, rather than at the host's
-    // next backoff (up to 30 s away).
-    amb._online = () => { if (!amb._disposed) amb._api.retryNow(); };
-    globalThis.addEventListener?.("online", amb._online);
+    // The context and its worklet, made where they cost the first sound
+    // nothing (ContextAhead), go to the instance once made.
+    ahead.onMade = (ctx) => amb._adopt(ctx);
+    if (ahead._ctx) amb._adopt(ahead._ctx);
     return amb;
   }
 
-  constructor(api, where) {
-    this._api = api;
+  constructor(link, where) {
+    this._link = link;
     this._where = where;
     this._ctx = null;
-    this._ahead = null; // the AudioContext made ahead of the click, until start() hands it to the Go side
-    this._fetches = null; // the requests made while the wasm loaded (EarlyFetches)
+    this._out = null; // {node, ready}: the worklet on _ctx (Output)
+    this._ahead = null; // makes the AudioContext ahead of the click
     this._onCtxState = null; // its statechange listener, removed at dispose
     this._handlers = { play: new Set(), skip: new Set(), state: new Set(), error: new Set(), rebuild: new Set(), caption: new Set() };
-    this._heard = false; // the audio was running at the last poll
-    this._lastState = null;
-    this._loadingKey = "";
+    this._heard = false; // the audio was running at the last batch of captions
     this._disposed = false;
     this._offData = null; // the landblock the listener is off the data at, as last reported
     this._moves = 0; // setPlayer calls so far
+    this._gesture = null; // removes the listeners that resume the context at the next gesture
     /** @type {import("./ambient").Info} */
     this.info = { terrains: [], landmarks: [] };
+    link.onSnap = (m) => this._snap(m);
+    link.onEvents = (m) => this._events(m);
   }
 
   /**
@@ -120,42 +132,46 @@ export class AmbientAudio {
    * `{running: true}` when sound flows, or `{running: false,
    * waitingForGesture: true}` when the browser wants a gesture first; the
    * audio then starts on the page's next click or key press, and a "state"
-   * event reports it.
+   * event reports it. What the worker has queued plays at once.
    */
   async start() {
     this._live();
-    const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
-    const box = { made: null };
-    let early = null;
-    if (!this._ctx && Native) {
-      // The Go side's oto creates its AudioContext inside this call: give it
-      // the one made ahead while it is suspended, or else a new one; note
-      // which, to report its state. Into a suspended one the Go side plays
-      // its lead-in (wasm/audio.go).
-      early = this._ahead ? this._ahead.take() : null;
-      if (early && early.state !== "suspended") { early.close().catch(() => {}); early = null; }
-      globalThis.AudioContext = contextSpy(Native, early, box);
-    }
-    try { this._call("start", early); } finally { if (Native) globalThis.AudioContext = Native; }
-    if (box.made) {
-      this._ctx = box.made;
-      // dispose() closes the context, which fires one more statechange.
-      this._onCtxState = () => { if (!this._disposed) this._emit("state", this.state()); };
-      this._ctx.addEventListener("statechange", this._onCtxState);
+    if (!this._ctx) {
+      // The context made ahead (its worklet on it already), or a new one.
+      const early = this._ahead ? this._ahead.take() : null;
+      if (early && (!this._out || this._out.ctx !== early)) early.close().catch(() => {});
+      if (!this._out) {
+        const ctx = newContext();
+        if (ctx) this._adopt(ctx);
+      }
+      if (this._out) {
+        this._ctx = this._out.ctx;
+        this._onCtxState = () => {
+          if (this._disposed) return;
+          this._emit("state", this.state());
+          this._captionsNow();
+        };
+        this._ctx.addEventListener("statechange", this._onCtxState);
+      }
     }
     const ctx = this._ctx;
-    if (ctx && ctx.state !== "running") {
+    if (!ctx) return { running: false, waitingForGesture: false, sampleRate: 0 };
+    // The worker sends its pre-roll now, so that it is on the audio
+    // thread's queue when the context's first quantum renders.
+    this._link.post({ t: "audio", running: true });
+    if (ctx.state !== "running") {
       // resume() stays pending until the browser allows audio: don't wait.
       await Promise.race([ctx.resume().catch(() => {}), new Promise((r) => setTimeout(r, 200))]);
     }
-    const running = !!ctx && ctx.state === "running";
-    return { running, waitingForGesture: !running, sampleRate: ctx ? ctx.sampleRate : 0 };
+    const running = ctx.state === "running";
+    if (!running) this._resumeOnGesture();
+    return { running, waitingForGesture: !running, sampleRate: ctx.sampleRate };
   }
 
   /** Whether audio is flowing to the speakers. */
   get running() { return !!this._ctx && this._ctx.state === "running"; }
 
-  /** The Web Audio context, once start() made it. */
+  /** The Web Audio context, once start() made it (or took the one made ahead). */
   get audioContext() { return this._ctx; }
 
   /**
@@ -172,8 +188,8 @@ export class AmbientAudio {
   async setPlayer(pos) {
     this._live();
     try {
-      // Numbered: calls settle out of order, and the latest one wins (wasm/offdata.go).
-      return JSON.parse(await this._settle(this._api.setPlayer(posText(pos), ++this._moves)));
+      // Numbered: calls settle out of order, and the latest one wins (core/session Moves).
+      return await this._settle(this._link.call("setPlayer", posText(pos), ++this._moves));
     } finally {
       this._offDataNow();
     }
@@ -183,14 +199,14 @@ export class AmbientAudio {
   async setCamera(pos, heading) {
     this._live();
     const h = heading ?? (pos && typeof pos === "object" ? pos.heading : undefined);
-    return JSON.parse(await this._settle(this._api.setCamera(posText(pos), typeof h === "number" ? h : 0)));
+    return this._settle(this._link.call("setCamera", posText(pos), typeof h === "number" ? h : 0));
   }
 
   /** The ambient slider, 0..1 (retail applies it as the game does). */
-  setVolume(v) { this._live(); this._call("setVolume", Number(v)); }
+  setVolume(v) { this._live(); this._link.tell("setVolume", Number(v)); }
 
   /** retail's ambient_sounds_enabled. */
-  setEnabled(on) { this._live(); this._call("setEnabled", !!on); }
+  setEnabled(on) { this._live(); this._link.tell("setEnabled", !!on); }
 
   /**
    * Resolves once a first sound can be heard where the player stands: the
@@ -199,14 +215,17 @@ export class AmbientAudio {
    * sounds at once; one before it sounds when the wave arrives.
    * @returns {Promise<void>}
    */
-  started() { this._live(); return this._settle(this._api.started()); }
+  started() { this._live(); return this._settle(this._link.call("started")).then(() => {}); }
 
-  /** @returns {import("./ambient").State} */
+  /**
+   * The latest snapshot the worker posted (it posts one on every change;
+   * at most POLL_MS, 100 ms, old), with the audio's state as it is now.
+   * @returns {import("./ambient").State}
+   */
   state() {
     this._live();
-    const s = JSON.parse(this._call("state"));
-    const off = this._call("offData");
-    s.offData = off ? { landblock: off } : null;
+    const s = structuredClone(this._link.state);
+    s.offData = this._link.offData ? { landblock: this._link.offData } : null;
     s.audio = this._ctx ? this._ctx.state : "none";
     s.loading.done = s.loading.records;
     return s;
@@ -215,25 +234,28 @@ export class AmbientAudio {
   /**
    * What the instance holds, for long sessions and their benchmarks
    * (bench/soak): the Go runtime's memory (runtime/metrics), the wasm's
-   * linear memory (it never shrinks: its size is what the tab keeps), and
-   * the bytes each cache counts as holding. Cheap: a few figures, no state.
+   * linear memory (it never shrinks: its size is what the tab keeps), the
+   * bytes each cache counts as holding, and the output's queue. The latest
+   * figures the worker posted: at most a second old.
    * @returns {import("./ambient").Stats}
    */
   stats() {
     this._live();
-    const s = JSON.parse(this._call("stats"));
-    s.wasmMemory = this._api.memory ? this._api.memory.buffer.byteLength : 0;
-    s.early = { ...this._fetches.counts };
-    return s;
+    return structuredClone(this._link.stats);
   }
 
   /**
    * Whether the source holds landblock (bx, by), as far as this instance
    * knows (a fetch, a not-found, the source's landblock listing): off the
-   * data the listener is nowhere.
+   * data the listener is nowhere. From the latest snapshot (at most 100 ms old).
    * @returns {"present" | "absent" | "unknown"}
    */
-  landblock(bx, by) { this._live(); return this._call("landblock", bx, by); }
+  landblock(bx, by) {
+    this._live();
+    if (!(bx >= 0 && bx < 255 && by >= 0 && by < 255) || bx !== Math.floor(bx) || by !== Math.floor(by)) return "absent";
+    const p = this._link.presence;
+    return PRESENCE[p ? p[bx * 255 + by] : 0];
+  }
 
   /**
    * The map tile of landblock (bx, by): 64 cell colours and terrain types
@@ -241,34 +263,65 @@ export class AmbientAudio {
    * has no land.
    * @returns {Promise<import("./ambient").Tile | null>}
    */
-  tile(bx, by) { this._live(); return this._settle(this._api.tile(bx, by)); }
+  tile(bx, by) { this._live(); return this._settle(this._link.call("tile", bx, by)); }
 
   on(kind, fn) { this._set(kind).add(fn); return this; }
   off(kind, fn) { this._set(kind).delete(fn); return this; }
 
   /** Silences the audio; the engine keeps its clock. start() resumes. */
-  stop() { if (!this._disposed) this._api.stop(); }
+  stop() {
+    if (this._disposed) return;
+    this._link.post({ t: "audio", running: false });
+    if (this._ctx) this._ctx.suspend().catch(() => {});
+  }
 
-  /** Stops everything and lets the instance go. */
+  /** Stops everything and lets the instance go: the worker, the worklet and its port, the context. */
   dispose() {
     if (this._disposed) return;
-    this._api.dispose();
-    clearInterval(this._timer);
-    if (this._online) globalThis.removeEventListener?.("online", this._online);
+    this._disposed = true;
+    this._link.close();
+    if (this._out) {
+      this._out.close();
+      this._out.ctx.close().catch(() => {});
+    }
     if (this._ctx) {
       // Nothing of this instance stays on the context: whatever keeps a
       // closed context alive (a page's own worklet on it) must not keep the
-      // instance and its wasm memory too.
+      // instance too.
       this._ctx.removeEventListener("statechange", this._onCtxState);
       this._ctx.close().catch(() => {});
     }
     if (this._ahead) this._ahead.close();
-    if (this._fetches) this._fetches.drop();
-    this._disposed = true;
+    this._stopGesture();
     for (const s of Object.values(this._handlers)) s.clear();
   }
 
   // ---- internals ----
+
+  // _resumeOnGesture resumes the context at the page's next click or key
+  // press, which lets it run where start() came without one.
+  _resumeOnGesture() {
+    if (this._gesture) return;
+    const kinds = ["mouseup", "keyup", "touchend"];
+    const go = () => {
+      if (this._disposed || this._ctx.state === "closed") return;
+      this._ctx.resume().then(() => this._stopGesture(), () => {});
+    };
+    for (const k of kinds) document.addEventListener(k, go, true);
+    this._gesture = () => { for (const k of kinds) document.removeEventListener(k, go, true); };
+  }
+
+  _stopGesture() {
+    if (this._gesture) this._gesture();
+    this._gesture = null;
+  }
+
+  // _adopt puts the worklet on ctx, its port to the worker: ahead of the
+  // click (ContextAhead), or in start(), which makes ctx the instance's.
+  _adopt(ctx) {
+    if (this._out || this._disposed) return;
+    this._out = new Output(ctx, this._link, (e) => this._emit("error", e));
+  }
 
   _set(kind) {
     const s = this._handlers[kind];
@@ -278,29 +331,19 @@ export class AmbientAudio {
 
   _live() { if (this._disposed) throw coded("disposed", "ambient: disposed"); }
 
-  // _settle: a Go promise that dispose() cut short (its context canceled)
-  // rejects with "disposed", the code a caller already handles, rather
-  // than with the Go side's "context canceled".
+  // _settle: a promise that dispose() cut short rejects with "disposed".
   _settle(p) {
     return p.catch((e) => { throw this._disposed ? coded("disposed", "ambient: disposed") : e; });
   }
 
   // _offDataNow emits "state" when a setPlayer took the listener off the
-  // data or back onto it, so a page says so at once, not at the next poll.
+  // data or back onto it, so a page says so at once.
   _offDataNow() {
     if (this._disposed) return;
-    const off = this._call("offData");
+    const off = this._link.offData;
     if (off === this._offData) return;
     this._offData = off;
     if (this._handlers.state.size) this._emit("state", this.state());
-  }
-
-  // _call runs a synchronous Go method: a failure comes back as an Error
-  // value (a Go function cannot throw into JavaScript), thrown here.
-  _call(name, ...args) {
-    const v = this._api[name](...args);
-    if (v instanceof Error) throw v;
-    return v;
   }
 
   _emit(kind, arg) {
@@ -309,64 +352,236 @@ export class AmbientAudio {
     }
   }
 
-  _poll() {
+  // _snap: the worker posted a snapshot; a new state is a "state" event.
+  _snap(m) {
+    if (this._disposed || !m.state) return;
+    this._offData = this._link.offData;
+    if (this._handlers.state.size) this._emit("state", this.state());
+  }
+
+  _events(m) {
     if (this._disposed) return;
-    let p, st;
-    try {
-      p = JSON.parse(this._call("poll"));
-      st = this._handlers.state.size ? this.state() : null;
-    } catch (e) {
-      // A timer has no caller to throw to: report it once, and stop.
-      clearInterval(this._timer);
-      this._emit("error", e);
-      return;
+    for (const ev of m.events) {
+      if (ev.event === "play" || ev.event === "skip" || ev.event === "rebuild") this._emit(ev.event, ev);
     }
-    let changed = false;
-    for (const ev of p.events) {
-      if (ev.event === "play" || ev.event === "skip") this._emit(ev.event, ev);
-      else if (ev.event === "rebuild") { changed = true; this._emit("rebuild", ev); }
-    }
-    for (const pr of p.errors) { changed = true; this._emit("error", coded(pr.code, pr.message, pr)); }
-    this._captions(p.captions || []);
-    if (!st) return;
-    const key = JSON.stringify(st.loading) + st.voices.length + st.audio;
-    if (changed || key !== this._loadingKey || p.events.length) {
-      this._loadingKey = key;
-      this._emit("state", st);
-    }
+    for (const pr of m.errors) this._emit("error", coded(pr.code, pr.message, pr));
+    this._captions(m.captions);
   }
 
   // _captions emits the Go side's captions while the audio is heard: a
   // caption says what plays, and before start() (or after stop()) nothing
-  // reaches the speakers, though the engine's clock runs. So a batch is
-  // emitted only when the audio ran at this poll and the last: the batch
-  // of the poll that first finds it running was made (nearly all) in
-  // silence. At that poll the Go side is asked to say the continuous
-  // sounds again, so a listener who starts at the river is told of it.
+  // reaches the speakers, though the engine's clock runs. A batch is
+  // emitted only when the audio ran at this batch and the last: the batch
+  // that first finds it running was made (nearly all) in silence. Then the
+  // Go side is asked to say the continuous sounds again, so a listener who
+  // starts at the river is told of it.
   _captions(cs) {
     const heard = this.running;
-    if (heard && !this._heard) this._call("recaption");
+    if (heard && !this._heard) this._link.tell("recaption");
     else if (heard) for (const c of cs) this._emit("caption", c);
     this._heard = heard;
   }
+
+  _captionsNow() {
+    if (this.running && !this._heard) { this._heard = true; this._link.tell("recaption"); }
+    if (!this.running) this._heard = false;
+  }
 }
 
-// ContextAhead makes the AudioContext start() will use ahead of the click
-// (wasm/audio.go: the click then plays at once), where it costs the first
-// sound nothing: once the first wave is on the wire, whose wait on the
-// network leaves the main thread nothing else to do — asked for by the
-// wasm, or earlier by the page from a hint (askHinted), while the wasm
-// still downloads (its compile runs off the main thread). Chromium's
-// constructor blocks that thread while the browser brings its audio service
-// up: 190–560 ms for a tab's first context here, 4–40 ms once the service
-// runs. navigator.mediaDevices.enumerateDevices() brings the service up
-// too, asynchronously, for 3–15 ms of the main thread; so in Chromium it is
-// asked at once, and the context is made once it has answered too. Not
-// elsewhere: Firefox's first enumerateDevices() holds the main thread
-// 100–170 ms, longer than its constructor (10–80 ms), and WebKit's
-// constructor takes under 2 ms. Where there is no mediaDevices (an insecure
-// origin) the context is made when the wave is asked for. A click before
-// then makes it in start().
+const PRESENCE = ["unknown", "present", "absent"];
+
+// Link is the page's end of the worker: requests by id (the worker
+// answers each once), fire-and-forget calls, and the latest snapshots the
+// worker posted (state, offData, stats, the landblocks' presence).
+class Link {
+  /**
+   * Starts ambient.worker.js: beside this module by the literal bundlers
+   * follow; where this module came from another origin (a userscript, a
+   * CDN), the browser refuses that, and a worker from a Blob URL imports
+   * the script by its address instead (it must be served with CORS, as
+   * this module was). Resolves once the worker runs.
+   */
+  static async start() {
+    let w = null, why = "";
+    const versioned = mapped(new URL("./ambient.worker.js", import.meta.url).href);
+    // A worker of another origin is refused (Chromium throws; Firefox
+    // reports it as the page's error): go to the Blob URL at once.
+    const foreign = new URL(versioned || import.meta.url).origin !== globalThis.location?.origin;
+    try {
+      if (foreign) why = "the module is of another origin";
+      else w = versioned ? new Worker(versioned, { type: "module" })
+        : new Worker(new URL("./ambient.worker.js", import.meta.url), { type: "module" });
+    } catch (e) {
+      why = e && e.message || String(e);
+    }
+    if (w && !(await Link._alive(w))) { w.terminate(); w = null; why = why || "the worker script did not run"; }
+    if (!w) {
+      const url = versioned || new URL("./ambient.worker.js", import.meta.url).href;
+      const blob = URL.createObjectURL(new Blob([`import ${JSON.stringify(url)};\n`], { type: "text/javascript" }));
+      try {
+        w = new Worker(blob, { type: "module" });
+        if (!(await Link._alive(w))) { w.terminate(); w = null; }
+      } catch (e) {
+        why += "; from a Blob URL: " + (e && e.message || e);
+        w = null;
+      } finally {
+        URL.revokeObjectURL(blob);
+      }
+    }
+    if (!w) {
+      throw new Error(`ambient: the engine's worker (${new URL("./ambient.worker.js", import.meta.url).href}) did not start` +
+        ` (${why || "refused"}): a Content-Security-Policy must allow it: worker-src (or script-src) naming its origin, or blob:`);
+    }
+    return new Link(w);
+  }
+
+  // _alive resolves true once w posts that it runs, false if it fails first.
+  static _alive(w) {
+    return new Promise((resolve) => {
+      w.onmessage = (e) => { if (e.data && e.data.t === "alive") resolve(true); };
+      w.onerror = (e) => { e.preventDefault?.(); resolve(false); };
+    });
+  }
+
+  constructor(w) {
+    this.w = w;
+    this.next = 0;
+    this.waiting = new Map(); // request id → {resolve, reject}
+    this.state = null;
+    this.offData = null;
+    this.stats = null;
+    this.presence = null;
+    this.onSnap = this.onEvents = this.onWave = this.onRegion = () => {};
+    this.opened = new Promise((resolve, reject) => { this._opened = { resolve, reject }; });
+    this.opened.catch(() => {});
+    w.onmessage = (e) => this._take(e.data);
+    w.onerror = (e) => {
+      e.preventDefault?.();
+      const err = coded("wasm", `ambient: the engine's worker failed: ${e.message || "an error"}`);
+      this._opened.reject(err);
+      for (const p of this.waiting.values()) p.reject(err);
+      this.waiting.clear();
+    };
+  }
+
+  post(m, transfer) { this.w.postMessage(m, transfer || []); }
+
+  call(name, ...args) {
+    const id = ++this.next;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.post({ t: "call", id, name, args });
+    });
+  }
+
+  tell(name, ...args) { this.post({ t: "tell", name, args }); }
+
+  close() {
+    this.w.terminate();
+    const err = coded("disposed", "ambient: disposed");
+    for (const p of this.waiting.values()) p.reject(err);
+    this.waiting.clear();
+  }
+
+  _take(m) {
+    switch (m.t) {
+      case "opened":
+        if (m.error) this._opened.reject(coded(m.error.code, m.error.message, m.error));
+        else this._opened.resolve(m.info);
+        break;
+      case "reply": {
+        const p = this.waiting.get(m.id);
+        if (!p) break;
+        this.waiting.delete(m.id);
+        if (m.error) p.reject(coded(m.error.code, m.error.message, m.error));
+        else p.resolve(m.value);
+        break;
+      }
+      case "snap":
+        if (m.state) { this.state = m.state; this.offData = m.offData || null; }
+        if (m.stats) this.stats = m.stats;
+        if (m.presence) this.presence = m.presence;
+        this.onSnap(m);
+        break;
+      case "events": this.onEvents(m); break;
+      case "wave": this.onWave(); break;
+      case "region": this.onRegion(m.name); break;
+    }
+  }
+}
+
+// Output is the instance's AudioWorkletNode on ctx (ambient.worklet.js)
+// and the port between it and the worker: once the worklet's module has
+// loaded (from this module's origin, or where CORS forbids that, from a
+// Blob of its text), the node is connected to the destination and each
+// end of a MessageChannel goes to one of them.
+class Output {
+  constructor(ctx, link, onError) {
+    this.ctx = ctx;
+    this.node = null;
+    this.closed = false;
+    this.ready = this._make(ctx, link).catch((e) => {
+      if (!this.closed) onError(coded("wasm", `ambient: the audio worklet did not load: ${e && e.message || e}`));
+    });
+  }
+
+  async _make(ctx, link) {
+    const url = mapped(new URL("./ambient.worklet.js", import.meta.url).href) || new URL("./ambient.worklet.js", import.meta.url).href;
+    try {
+      await ctx.audioWorklet.addModule(url);
+    } catch (e) {
+      const text = await (await fetch(url)).text();
+      const blob = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+      try { await ctx.audioWorklet.addModule(blob); } finally { URL.revokeObjectURL(blob); }
+    }
+    if (this.closed) return;
+    const node = new AudioWorkletNode(ctx, "acambient-output", { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [2] });
+    node.connect(ctx.destination);
+    const { port1, port2 } = new MessageChannel();
+    node.port.postMessage({ port: port2 }, [port2]);
+    link.post({ t: "port", port: port1, target: queueFrames() }, [port1]);
+    this.node = node;
+  }
+
+  close() {
+    this.closed = true;
+    if (this.node) {
+      this.node.port.postMessage({ close: true });
+      this.node.port.close();
+      this.node.disconnect();
+      this.node = null;
+    }
+  }
+}
+
+// mapped is url as the page's import map names it, where that differs
+// (serve's versioned URLs, server/pagever.go), else null.
+function mapped(url) {
+  try {
+    const r = typeof import.meta.resolve === "function" ? import.meta.resolve(url) : url;
+    return r !== url ? r : null;
+  } catch { return null; }
+}
+
+// queueFrames is the worklet's queue target for this engine (QUEUE).
+function queueFrames() {
+  const ua = globalThis.navigator?.userAgent || "";
+  return /AppleWebKit/.test(ua) && !/Chrome|Chromium|Edg|Firefox/.test(ua) ? QUEUE_WEBKIT : QUEUE;
+}
+
+// ContextAhead makes the AudioContext (and so the worklet) ahead of the
+// click, where it costs the first sound nothing: once the first wave is on
+// the wire, whose wait on the network leaves the main thread nothing else
+// to do (the worker says when it asks for one, or the early requests
+// did). Chromium's constructor blocks the main thread while the browser
+// brings its audio service up: 190–560 ms for a tab's first context here,
+// 4–40 ms once the service runs. navigator.mediaDevices.enumerateDevices()
+// brings the service up too, asynchronously, for 3–15 ms of the main
+// thread; so in Chromium it is asked at once, and the context is made once
+// it has answered too. Not elsewhere: Firefox's first enumerateDevices()
+// holds the main thread 100–170 ms, longer than its constructor (10–80 ms),
+// and WebKit's constructor takes under 2 ms. A click before then makes it
+// in start().
 class ContextAhead {
   constructor() {
     this._ctx = null;
@@ -400,262 +615,17 @@ class ContextAhead {
   _ready(what) {
     this[what] = true;
     // Out of the caller's stack: the wasm's fetch goes out first.
-    if (this._warm && this._wave) setTimeout(() => { if (!this._over && !this._ctx) this._ctx = newContext(); });
+    if (this._warm && this._wave) setTimeout(() => {
+      if (this._over || this._ctx) return;
+      this._ctx = newContext();
+      if (this._ctx && this.onMade) this.onMade(this._ctx);
+    });
   }
 }
 
-// A Wave record's URL: ids 0x0Axxxxxx (docs/dat-format.md §1.3).
-const WAVE = /\/0x0A[0-9A-F]{6}$/;
-
-// EarlyFetches holds the requests made while the wasm loads, for the Go
-// side's fetch transport to take (datfetch.FetchEarly): each is a fetch as
-// that transport makes it (the same URL, the same options), so that what
-// it hands over, failure or answer, is what the transport would have got
-// itself, and a request is never made twice. The HTTP cache is not relied
-// on: a source may forbid it. What the wasm has not taken when drop() runs
-// is aborted.
-class EarlyFetches {
-  /** @param {(url: string) => void} onTake told of every URL the wasm asks for */
-  constructor(onTake) {
-    this._table = new Map(); // url → {response, controller}, until taken
-    this._asked = new Set(); // the URLs the wasm has asked for
-    this._open = true;
-    this._onTake = onTake;
-    this.counts = { fetched: 0, taken: 0, dropped: 0 };
-  }
-
-  /**
-   * Asks for url now, unless the wasm has asked for it already (or drop()
-   * ran); resolves with the answer (null: not asked here). With peek it
-   * resolves with a copy for the page to read: the answer's body is teed,
-   * the Go side reading one branch and the copy the other, neither waiting
-   * for the other (Response.clone() does not serve: Chromium's copy waits
-   * for the original to be read).
-   * @returns {Promise<Response> | null}
-   */
-  fetch(url, peek = false) {
-    if (!this._open || this._asked.has(url) || this._table.has(url)) return null;
-    const controller = new AbortController();
-    let response = fetch(url, { signal: controller.signal, redirect: "follow" });
-    let copy = response;
-    if (peek) {
-      const both = response.then((r) => {
-        if (!r.body) return [r, r.clone()];
-        const [mine, theirs] = r.body.tee();
-        return [answerOf(r, theirs), new Response(mine, { status: r.status, statusText: r.statusText, headers: r.headers })];
-      });
-      response = both.then((x) => x[0]);
-      copy = both.then((x) => x[1]);
-    }
-    response.catch(() => {}); // the wasm's transport sees the failure when it takes it
-    this._table.set(url, { response, controller });
-    this.counts.fetched++;
-    return copy;
-  }
-
-  /** The Go side's transport asks for url: what was asked early, once, or undefined. */
-  take(url) {
-    this._asked.add(url);
-    try { this._onTake(url); } catch { /* a hint only */ }
-    const e = this._table.get(url);
-    if (!e) return undefined;
-    this._table.delete(url);
-    this.counts.taken++;
-    return e;
-  }
-
-  /** Aborts what the wasm did not take, and asks for nothing more. */
-  drop() {
-    this._open = false;
-    for (const e of this._table.values()) {
-      e.controller.abort();
-      this.counts.dropped++;
-    }
-    this._table.clear();
-  }
-}
-
-// prefetch asks for what the Go side asks first, in the order it asks: the
-// region and the landblock listing (session.New), then, once the listing
-// says which landblocks the source holds, the ring of the opening position
-// at (the page's first setPlayer) and its EnvCell when indoors (the first
-// rebuild's records: core/session needAt). at may be a function of the
-// region's name, for a page whose opening spot depends on the data; it
-// waits for the region's first bytes. What the listing does not name is
-// not asked for (the Go side would not ask); where the listing fails, no
-// landblock is asked for early (the Go side retries it, and asks by what
-// it finally says). Outdoors, with a hints folder (hints), the spot's
-// landblock's hint is asked for at once too, beside the region, and what
-// it names is asked for as soon as it comes (askHinted): the SoundTables
-// and the first wave the Go side can only ask for once the wasm runs.
-async function prefetch(early, { portal, cell, listing, at, hints, onWave }) {
-  const region = early.fetch(portal + REGION, typeof at === "function");
-  const list = listing ? early.fetch(cell + LISTING, at != null) : null;
-  if (at == null || (listing && !list)) return;
-  const where = typeof at === "function" ? at(await regionName(region)) : at;
-  let pos = null;
-  try { pos = where == null ? null : toPOS(where); } catch { pos = null; }
-  const spot = pos === null ? null : spotOf(pos);
-  if (!spot) return;
-  if (spot.envCell) early.fetch(cell + hex(spot.envCell));
-  else if (hints) askHinted(early, hints + hex(landblockId(spot.bx, spot.by)), portal, spot, onWave).catch(() => {});
-  const held = list ? await listed(list) : null;
-  if (held === false) return;
-  for (const [bx, by] of ring(spot.bx, spot.by)) {
-    const id = landblockId(bx, by);
-    if (!held || held.has(id)) early.fetch(cell + hex(id));
-  }
-}
-
-// askHinted reads the hint at url (docs/interfaces.md §2.1, core/hints:
-// what the Go side's progressive session asks for first in that landblock)
-// and asks early for its SoundTables, then for the first wave of the
-// lattice point nearest the spot (firstWave), telling onWave (ContextAhead:
-// the first wave is on the wire). A hint that is not there (a 404: an older
-// server, a static host without one) or not one is nothing: the Go side
-// asks as it would. A guess the Go side does not take first is taken later
-// or dropped with the rest at the first sound (EarlyFetches).
-async function askHinted(early, url, portal, spot, onWave) {
-  const r = await fetch(url);
-  if (!r.ok) return;
-  const { bytes, whole } = await head(r, 16 << 10);
-  if (!whole) return;
-  const h = JSON.parse(new TextDecoder().decode(bytes));
-  const tables = Array.isArray(h.tables) ? h.tables.filter((t) => TABLE_ID.test(t)) : [];
-  for (const t of tables.slice(0, 64)) early.fetch(portal + t);
-  const w = spot.x === undefined ? null : firstWave(h, spot.x, spot.y);
-  if (w && early.fetch(portal + w)) onWave();
-}
-
-// A SoundTable's and a Wave's id as a hint spells them (and a record's URL).
-const TABLE_ID = /^0x20[0-9A-F]{6}$/;
-const WAVE_ID = /^0x0A[0-9A-F]{6}$/;
-
-// The digits of a hint's lattice strings (core/hints): the index of a wave
-// of its palette; any other character (its "-") names none.
-const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-
-// firstWave is the wave hint h names at the lattice point nearest
-// landblock-local (x, y) (core/hints Nearest): the centre of the land cell
-// holding it, where |u − 12| + |v − 12| ≤ 12 in the cell, else the cell's
-// nearest vertex. null: none there, or a hint that is not one.
-function firstWave(h, x, y) {
-  const CELL = BLOCK / 8, half = CELL / 2;
-  if (typeof h.vertices !== "string" || h.vertices.length !== 81 || typeof h.centres !== "string" || h.centres.length !== 64 || !Array.isArray(h.waves)) return null;
-  const cx = Math.min(Math.max(Math.floor(x / CELL), 0), 7), cy = Math.min(Math.max(Math.floor(y / CELL), 0), 7);
-  const u = x - CELL * cx, v = y - CELL * cy;
-  const c = Math.abs(u - half) + Math.abs(v - half) <= half ? h.centres[8 * cx + cy]
-    : h.vertices[9 * (cx + (u > half ? 1 : 0)) + cy + (v > half ? 1 : 0)];
-  const w = h.waves[DIGITS.indexOf(c)];
-  return typeof w === "string" && WAVE_ID.test(w) ? w : null;
-}
-
-// answerOf is answer r with its body replaced: what datfetch's transport
-// reads of an answer (status, headers, type, body), as r has it.
-function answerOf(r, body) {
-  return { status: r.status, statusText: r.statusText, ok: r.ok, type: r.type, url: r.url, redirected: r.redirected, headers: r.headers, body };
-}
-
-// regionName reads the region's name from its record (docs/dat-format.md
-// §3.1: DID, number, version, then the name as a PString: u16 length,
-// Windows-1252), or "" where it cannot: the request failed, or the record
-// came as a dat stores it, compressed (acdatservice).
-async function regionName(p) {
-  try {
-    const r = await p;
-    if (!r.ok) return "";
-    const { bytes: b } = await head(r, 14 + 0xfffe);
-    const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    if (b.length < 14 || v.getUint32(0, true) !== Number(REGION)) return "";
-    const n = v.getUint16(12, true);
-    if (n === 0xffff || 14 + n > b.length) return "";
-    return new TextDecoder("windows-1252").decode(b.subarray(14, 14 + n));
-  } catch { return ""; }
-}
-
-// listed reads the landblock listing the Go side will read (the ids of the
-// landblocks the source holds), or null where the source has none (a 404:
-// the Go side then asks for each), or false where it failed, or is longer
-// than the Go side reads (datfetch maxLandblocksBytes: 1 MiB).
-async function listed(p) {
-  try {
-    const r = await p;
-    if (r.status === 404) return null;
-    if (!r.ok) return false;
-    const { bytes, whole } = await head(r, 1 << 20);
-    if (!whole) return false;
-    const ids = new Set();
-    for (const line of new TextDecoder().decode(bytes).split("\n")) {
-      const s = line.trim();
-      if (!s) continue;
-      if (!/^0x[0-9a-f]{1,8}$/i.test(s)) return false;
-      ids.add(parseInt(s, 16) >>> 0);
-    }
-    return ids;
-  } catch { return false; }
-}
-
-// head reads the page's copy of an answer up to max bytes, and lets go of
-// the rest: whole says whether that was all of it. The Go side's branch of
-// the body holds what was read until the Go side reads it, no more.
-async function head(r, max) {
-  if (!r.body) {
-    const b = new Uint8Array(await r.arrayBuffer());
-    return { bytes: b.subarray(0, max), whole: b.length <= max };
-  }
-  const reader = r.body.getReader();
-  const parts = [];
-  let n = 0, whole = false;
-  try {
-    while (n <= max) {
-      const { done, value } = await reader.read();
-      if (done) { whole = true; break; }
-      parts.push(value);
-      n += value.byteLength;
-    }
-  } finally {
-    if (!whole) reader.cancel().catch(() => {});
-  }
-  const bytes = new Uint8Array(n);
-  let at = 0;
-  for (const part of parts) { bytes.set(part, at); at += part.byteLength; }
-  return { bytes: bytes.subarray(0, max), whole: whole && n <= max };
-}
-
-// spotOf reads the landblock (bx, by) a POS (docs/interfaces.md §1.1) stands
-// in, and the EnvCell it names indoors (0 outdoors); null for a form it does
-// not read as surely as core/world ParsePOS does (the Go side then asks).
-// Outdoors, x and y are the landblock-local metres where it reads them
-// (the hint's first wave depends on them), undefined where it does not.
-function spotOf(pos) {
-  const n = "([-+]?\\d+(?:\\.\\d*)?(?:[eE][-+]?\\d+)?)";
-  let m = /^\s*(?:your location is:\s*)?0x([0-9a-f]{8})(?![0-9a-f])/i.exec(pos);
-  if (m) {
-    const id = parseInt(m[1], 16) >>> 0, low = id & 0xffff;
-    if (low < 1 || low > 0xfffd || (low > 64 && low < 0x100)) return null;
-    const spot = { bx: id >>> 24, by: (id >>> 16) & 0xff, envCell: low >= 0x100 ? id : 0 };
-    const at = new RegExp("^(?:/\\s*|\\s*\\[\\s*)" + n + "\\s*[,\\s]\\s*" + n).exec(pos.slice(m.index + m[0].length));
-    const x = at ? Number(at[1]) : NaN, y = at ? Number(at[2]) : NaN;
-    if (x >= 0 && x <= BLOCK && y >= 0 && y <= BLOCK) { spot.x = x; spot.y = y; }
-    return spot;
-  }
-  let X, Y;
-  if ((m = new RegExp("^\\s*@" + n + "\\s*,\\s*" + n + "\\s*,").exec(pos))) {
-    X = Number(m[1]); Y = Number(m[2]);
-  } else if ((m = new RegExp("^\\s*" + n + "([NS])\\s*,\\s*" + n + "([EW])\\s*$", "i").exec(pos))) {
-    const ns = Number(m[1]) * (/s/i.test(m[2]) ? -1 : 1), ew = Number(m[3]) * (/w/i.test(m[4]) ? -1 : 1);
-    X = (ew * 10 + 1019.5) * 24; Y = (ns * 10 + 1019.5) * 24;
-  } else return null;
-  if (!(X >= 0 && X < WORLD && Y >= 0 && Y < WORLD)) return null;
-  const bx = Math.floor(X / BLOCK), by = Math.floor(Y / BLOCK);
-  // A point on a landblock's edge: float32 rounding in Go may put it in the other.
-  if (X - bx * BLOCK < 0.01 || (bx + 1) * BLOCK - X < 0.01 || Y - by * BLOCK < 0.01 || (by + 1) * BLOCK - Y < 0.01) return null;
-  return { bx, by, envCell: 0, x: X - bx * BLOCK, y: Y - by * BLOCK };
-}
-
-// newContext makes the AudioContext start() will use, suspended (where the
-// browser lets audio start without a gesture it would run, silent, until
-// then), or null where there is no Web Audio (start() then reports it).
+// newContext makes an AudioContext at the Go side's rate, suspended (where
+// the browser lets audio start without a gesture it would run, silent,
+// until start()), or null where there is no Web Audio.
 function newContext() {
   const Native = globalThis.AudioContext || globalThis.webkitAudioContext;
   if (!Native) return null;
@@ -664,20 +634,6 @@ function newContext() {
     c.suspend().catch(() => {});
     return c;
   } catch { return null; }
-}
-
-// contextSpy stands in for the AudioContext constructor Native while the Go
-// side makes its context: it hands over early when there is one (a
-// constructor returning an object hands that object to `new`), else a new
-// Native, and notes which in box.made. The context made is Native's own,
-// its prototype chain Native's: nothing of the instance that called it
-// stays on it. It lives out here, not in a method, so that its closure
-// holds only what it is given.
-function contextSpy(Native, early, box) {
-  return function AudioContext(o) {
-    box.made = early || new Native(o);
-    return box.made;
-  };
 }
 
 // coded makes an AmbientError: an Error with a code (and, from extra, the
@@ -695,41 +651,6 @@ function coded(code, message, extra = {}) {
 // posText is toPOS with its complaints coded.
 function posText(pos) {
   try { return toPOS(pos); } catch (e) { throw coded("bad-position", e.message); }
-}
-
-// runWasm instantiates ambient.wasm and resolves with the API object its Go
-// main hands over.
-async function runWasm(wasmURL, wasmExec) {
-  if (typeof globalThis.Go !== "function") {
-    if (wasmExec) await import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(wasmExec, import.meta.url).href);
-    else await import("./wasm_exec.js"); // a script that sets globalThis.Go; as a module it runs once
-  }
-  const go = new globalThis.Go();
-  // A global name no other instance holds (the wasm calls it once with its
-  // API), drawn until free rather than counted in module state.
-  let cbName;
-  do cbName = `__acambient_${Math.random().toString(36).slice(2)}`; while (cbName in globalThis);
-  const gotAPI = new Promise((resolve) => { globalThis[cbName] = resolve; });
-  go.argv = ["ambient.wasm", cbName];
-  let inst;
-  const compiling = WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-  compiling.catch(() => {}); // awaited below
-  try {
-    inst = (await compiling).instance;
-  } catch (e) {
-    // A server that sends .wasm with the wrong type: instantiate from bytes.
-    const r = await fetch(wasmURL);
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    inst = (await WebAssembly.instantiate(await r.arrayBuffer(), go.importObject)).instance;
-  }
-  const exited = go.run(inst);
-  try {
-    const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);
-    api.memory = inst.exports.mem; // stats(): the linear memory's size
-    return api;
-  } finally {
-    delete globalThis[cbName];
-  }
 }
 
 // explainOpen refines the error of a failed open (the region's fetch). A

@@ -18,7 +18,6 @@ import (
 	"acambient/core/dat"
 	"acambient/core/mapview"
 	"acambient/core/session"
-	"acambient/core/world"
 )
 
 // Snapshot is state()'s JSON.
@@ -238,27 +237,6 @@ func Info(b []byte, in mapview.Info) ([]byte, error) {
 	b = append(b, `,"region":`...)
 	b = str(b, in.Region)
 	return append(b, '}'), nil
-}
-
-// Where is a position's JSON in every form.
-func Where(b []byte, w world.Where) ([]byte, error) { return raw(b)(w.MarshalJSON()) }
-
-// Tile is a map tile's JSON.
-func Tile(b []byte, t *mapview.Tile) []byte {
-	b = append(b, `{"id":`...)
-	b = strconv.AppendUint(b, uint64(t.ID), 10)
-	b = append(b, `,"bx":`...)
-	b = strconv.AppendInt(b, int64(t.BX), 10)
-	b = append(b, `,"by":`...)
-	b = strconv.AppendInt(b, int64(t.BY), 10)
-	ints := func(b []byte, v int) ([]byte, error) { return strconv.AppendInt(b, int64(v), 10), nil }
-	b = append(b, `,"colors":`...)
-	b, _ = list(b, t.Colors, ints)
-	b = append(b, `,"types":`...)
-	b, _ = list(b, t.Types, ints)
-	b = append(b, `,"z":`...)
-	b, _ = list(b, t.Z, func(b []byte, v float64) ([]byte, error) { return float(b, v, 64), nil })
-	return append(b, '}')
 }
 
 // ---- encoding/json's rules ----

@@ -98,8 +98,8 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
-// info(), a position in every form, and map tiles.
-func TestInfoWhereTilesAreEncodingJSONs(t *testing.T) {
+// info().
+func TestInfoIsEncodingJSON(t *testing.T) {
 	w, err := demo.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -116,29 +116,6 @@ func TestInfoWhereTilesAreEncodingJSONs(t *testing.T) {
 	same(t, "info()", got, err, in)
 	got, err = Info(nil, mapview.InfoOf(nil))
 	same(t, "info() of no region", got, err, mapview.InfoOf(nil))
-	for _, p := range []world.Position{{ObjCellID: 0xA9B5002D, X: 120, Y: 96, Z: 22.85}, {ObjCellID: 0x0001010F, X: 0.000001, Y: 191.99, Z: -5e-7}} {
-		wh := world.WhereOf(p)
-		got, err := Where(nil, wh)
-		same(t, "a position's every form", got, err, wh)
-	}
-	tiles := mapview.NewTiles(h.Region(), h.Land())
-	n := 0
-	for bx := spots.BlockX0; bx < spots.BlockX0+spots.BlocksX; bx += 3 {
-		for by := spots.BlockY0; by < spots.BlockY0+spots.BlocksY; by += 3 {
-			tl, err := tiles.Tile(context.Background(), bx, by)
-			if errors.Is(err, source.ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			same(t, "a tile", Tile(nil, tl), nil, tl)
-			n++
-		}
-	}
-	if n == 0 {
-		t.Fatal("no tile compared")
-	}
 }
 
 // The float rule at its edges: exponent form below 1e-6 and from 1e21,
