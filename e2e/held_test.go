@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"acambient/datfetch"
+	"acambient/datfetch/source"
 	"acambient/server"
 )
 
@@ -90,7 +90,7 @@ func TestMainThreadHeld(t *testing.T) { forEngines(t, allEngines, mainThreadHeld
 func mainThreadHeld(t *testing.T, spec browserSpec) {
 	www, w := site(t)
 	srv := httptest.NewServer(server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www,
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www,
 	}))
 	t.Cleanup(srv.Close)
 	b := lfLaunch(t, spec)

@@ -259,7 +259,7 @@ func embedWasmOptions(t *testing.T, spec browserSpec) {
 	// the page's resource timing does not list).
 	dat, pages := &seenLog{}, &seenLog{}
 	datURL, pageURL := lfServersWith(t, www, dat.wrap(server.New(server.Options{
-		Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
+		Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*",
 	})), map[string]string{"options.html": rmOptionsPage, "alt.wasm": string(wasm), "glue.js": string(glue)}, pages.wrap)
 	b := lfLaunch(t, spec)
 	b.do("goto", "url", pageURL+"/extra/options.html?server="+datURL)

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"syscall/js"
 
@@ -13,43 +12,11 @@ import (
 	"github.com/norunners/vert"
 )
 
-// await waits for a JS promise. It must run on a goroutine of its own, never
-// inside a js.Func (the promise settles on the event loop the js.Func holds).
-func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	then := js.FuncOf(func(_ js.Value, a []js.Value) any {
-		pace.Enter()
-		ch <- result{v: arg(a, 0)}
-		return nil
-	})
-	catch := js.FuncOf(func(_ js.Value, a []js.Value) any {
-		pace.Enter()
-		ch <- result{err: jsError(arg(a, 0))}
-		return nil
-	})
-	p.Call("then", then, catch)
-	r := <-ch
-	then.Release()
-	catch.Release()
-	return r.v, r.err
-}
-
 func arg(a []js.Value, i int) js.Value {
 	if i < len(a) {
 		return a[i]
 	}
 	return js.Undefined()
-}
-
-func jsError(v js.Value) error {
-	if v.Type() == js.TypeObject && v.Get("message").Type() == js.TypeString {
-		return errors.New(v.Get("message").String())
-	}
-	return errors.New(v.Call("toString").String())
 }
 
 // fn wraps a synchronous API method: a Go panic becomes a returned JS Error,

@@ -60,10 +60,13 @@ export class AmbientAudio {
     const cell = slash(opts.cell ? new URL(opts.cell, document.baseURI).href
       : base(acdat ? "dats/cell/files/" : "cell/files/"));
     // The wasm beside this module is named in the literal form bundlers
-    // follow (Vite, webpack 5, Rollup): they copy it into the build and
-    // point this at the copy, on any route of the app.
+    // follow (Vite, webpack 5, Rollup), in ambient-wasm.js, imported on
+    // demand: they copy the wasm into the build and point its URL at the
+    // copy, on any route of the app, and Nuxt does not prefetch the assets
+    // of a chunk imported dynamically (so the wasm downloads once).
+    const besideWasm = opts.wasm ? null : (await import("./ambient-wasm.js")).wasmURL;
     const wasmURL = opts.wasm ? new URL(opts.wasm, document.baseURI).href
-      : mapped(new URL("./ambient.wasm", import.meta.url).href) || new URL("./ambient.wasm", import.meta.url).href;
+      : mapped(besideWasm) || besideWasm;
     // Go's glue, which the worker imports: named here, where bundlers
     // follow the literal and the page's import map applies (a worker does
     // not see it).

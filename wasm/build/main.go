@@ -1,5 +1,5 @@
 // Command build is the one wasm build recipe (issue 7): build.sh runs it,
-// and `serve` and `export` run the same code (server.WasmBuild) when the
+// and `serve` and `export` run the same code (wasmbuild.WasmBuild) when the
 // wasm is stale. It builds ./wasm into WWW/ambient.wasm and copies the
 // toolchain's wasm_exec.js beside it.
 //
@@ -16,7 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"acambient/server"
+	"acambient/internal/wasmbuild"
 )
 
 func main() {
@@ -27,8 +27,8 @@ func main() {
 		module, err = findModule(module)
 	}
 	if err == nil {
-		fmt.Printf("+ %s\n", server.WasmBuildCommand)
-		err = server.WasmBuild{Module: module, WWW: *www}.Build(context.Background())
+		fmt.Printf("+ %s\n", wasmbuild.WasmBuildCommand)
+		err = wasmbuild.WasmBuild{Module: module, WWW: *www}.Build(context.Background())
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
