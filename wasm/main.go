@@ -237,6 +237,7 @@ func (a *api) object() js.Value {
 		// object's 200-odd values one call at a time.
 		return js.Global().Get("JSON").Call("parse", string(pagejson.Tile(nil, t))), nil
 	}))
+	add("render", async("render", a.render)) // render.go
 	add("started", async("started", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
