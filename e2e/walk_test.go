@@ -7,10 +7,13 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -112,4 +115,99 @@ func nativeRender(t *testing.T, args ...string) []byte {
 		t.Fatalf("render %v: %v\n%s", args, err, stderr.String())
 	}
 	return out
+}
+
+// TestWalkLink: the demo page opened by a walk's link (?walk=POS repeated,
+// &speed=) stands at the route's first point, and from the click to listen
+// walks the route: every position the engine reports lies on the route,
+// in order along it, through the cells between, to its last point; the
+// URL keeps the walk, so a copy of it replays the same.
+func TestWalkLink(t *testing.T) {
+	forEngines(t, walkEngines, func(t *testing.T, spec browserSpec) {
+		url := pageServer(t, nil)
+		river, riverCell := landmark(t, "river")
+		meadow, _ := landmark(t, "meadow")
+		holtburg, _ := landmark(t, "holtburg")
+		route := []string{river, meadow, holtburg}
+		q := neturl.Values{"walk": route, "speed": {"30"}}
+		b := lfLaunch(t, spec)
+		b.do("goto", "url", url+"/?"+q.Encode())
+		b.waitFor(`window.ambient && (() => { const s = window.ambient.state();
+			return s.where && s.where.objcellId === `+lfJS(fmt.Sprintf("0x%08X", riverCell))+` && s.loading.pending === 0; })()`, 60*time.Second)
+		b.waitFor(`/link holds a walk of 3 points/.test(document.getElementById("overlayMsg").textContent)`, 30*time.Second)
+		b.eval(nil, `(() => { window.__walked = []; const amb = window.ambient;
+			setInterval(() => { const p = amb.state().player; const l = window.__walked[window.__walked.length - 1];
+				if (!l || l.objcellId !== p.objcellId || l.x !== p.x || l.y !== p.y) window.__walked.push(p); }, 50); })()`)
+		lfClickElement(b, "#overlay")
+		b.waitFor(`/The walk is over/.test(document.getElementById("walkMsg").textContent)`, 90*time.Second)
+		// The last move may settle after the walk's end is said.
+		end := routePoints(t, route)
+		b.waitFor(fmt.Sprintf(`(() => { const p = window.ambient.state().player; const id = parseInt(p.objcellId, 16) >>> 0;
+			return Math.hypot(192 * (id >>> 24) + p.x - %v, 192 * ((id >>> 16) & 255) + p.y - %v) < 0.01; })()`, end[2][0], end[2][1]), 10*time.Second)
+		var walked []struct {
+			ObjcellID string  `json:"objcellId"`
+			X         float64 `json:"x"`
+			Y         float64 `json:"y"`
+		}
+		b.eval(&walked, `window.__walked`)
+		var href string
+		b.eval(&href, `location.href`)
+		if u, err := neturl.Parse(href); err != nil || !slices.Equal(u.Query()["walk"], route) || u.Query().Get("speed") != "30" {
+			t.Errorf("the URL after the walk %s: want the route and speed kept", href)
+		}
+		cells := map[string]bool{}
+		last := -1.0
+		for i, p := range walked {
+			var id uint32
+			fmt.Sscanf(p.ObjcellID, "0x%X", &id)
+			X, Y := 192*float64(id>>24)+p.X, 192*float64(id>>16&0xFF)+p.Y
+			d, off := alongRoute(end, X, Y)
+			if off > 0.01 {
+				t.Errorf("position %d (%s %.2f,%.2f) is %.3f m off the route", i, p.ObjcellID, p.X, p.Y, off)
+			}
+			if d < last-0.01 {
+				t.Errorf("position %d is %.2f m along the route, after %.2f: the walk went back", i, d, last)
+			}
+			last = d
+			cells[p.ObjcellID] = true
+		}
+		total, _ := alongRoute(end, end[2][0], end[2][1])
+		if len(walked) < 10 || len(cells) < 10 || last < total-0.01 {
+			t.Errorf("%d positions in %d cells, the last %.1f m along the route of %.1f m: want the whole walk", len(walked), len(cells), last, total)
+		}
+		lfNoErrors(t, b)
+	})
+}
+
+// routePoints: the global metres of landmark POS strings (0xXXYYCCCC/x,y,z).
+func routePoints(t *testing.T, route []string) [][2]float64 {
+	t.Helper()
+	var out [][2]float64
+	for _, p := range route {
+		var id uint32
+		var x, y, z float64
+		if _, err := fmt.Sscanf(p, "0x%X/%g,%g,%g", &id, &x, &y, &z); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out = append(out, [2]float64{192*float64(id>>24) + x, 192*float64(id>>16&0xFF) + y})
+	}
+	return out
+}
+
+// alongRoute: how far along the polyline pts the point nearest (X, Y) lies,
+// and how far (X, Y) is from it.
+func alongRoute(pts [][2]float64, X, Y float64) (along, off float64) {
+	off = math.Inf(1)
+	base := 0.0
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		dx, dy := b[0]-a[0], b[1]-a[1]
+		l := math.Hypot(dx, dy)
+		f := math.Max(0, math.Min(1, ((X-a[0])*dx+(Y-a[1])*dy)/(l*l)))
+		if d := math.Hypot(a[0]+f*dx-X, a[1]+f*dy-Y); d < off-1e-9 {
+			off, along = d, base+f*l
+		}
+		base += l
+	}
+	return along, off
 }
