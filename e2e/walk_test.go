@@ -19,6 +19,23 @@ import (
 	"time"
 )
 
+// TestWalkUnit runs e2e/walk_unit.test.mjs (walk.js: route forms, the
+// render path, walks on a stand-in engine; bindLeaflet's walk) under node.
+func TestWalkUnit(t *testing.T) {
+	nodeTest(t, "walk_unit.test.mjs")
+}
+
+// TestAnywhereTypes typechecks a page's use of the element, walks and
+// renders (testdata/anywhere.ts) against www's typings, strict.
+func TestAnywhereTypes(t *testing.T) {
+	node, mods := lfNode(t), lfModules(t)
+	abs, err := filepath.Abs("testdata/anywhere.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tscCheck(t, node, mods, map[string]any{"strict": true, "lib": []string{"es2022", "dom"}}, []string{abs})
+}
+
 // walkEngines: amb.render and walk links need no audio output, so they run
 // where the page runs with an init-free driver too.
 var walkEngines = []string{"chromium", "firefox"}
