@@ -228,3 +228,89 @@ func alongRoute(pts [][2]float64, X, Y float64) (along, off float64) {
 	}
 	return along, off
 }
+
+// TestWalkRenderLong: a 5-minute walk across the demo world (the
+// snowfield → the forest → the coast at 12 m/s), rendered in the page
+// while its audio plays, has the native render's sha256; the audio runs on
+// throughout and the listener stays put. The figures (time, × real time,
+// memory) are logged beside the native render's time.
+func TestWalkRenderLong(t *testing.T) {
+	forEngines(t, walkEngines, func(t *testing.T, spec browserSpec) {
+		url := pageServer(t, nil)
+		river, _ := landmark(t, "river")
+		snow, _ := landmark(t, "snowfield")
+		forest, _ := landmark(t, "forest")
+		coast, _ := landmark(t, "coast")
+		b := pageOpen(t, spec, url, river, true)
+		const seconds, seed = 300.0, 11
+		var got struct {
+			SHA        string     `json:"sha"`
+			Size       int        `json:"size"`
+			Path       []pathStep `json:"path"`
+			Ms         []float64  `json:"ms"`
+			Before     string     `json:"before"`
+			After      string     `json:"after"`
+			Audio      []float64  `json:"audio"`
+			Running    bool       `json:"running"`
+			MaxGap     float64    `json:"maxGap"`
+			WasmMemory []float64  `json:"wasmMemory"`
+			JSHeap     float64    `json:"jsHeap"`
+		}
+		b.eval(&got, `(async () => {
+			const { walkPath } = await import("./walk.js");
+			const amb = window.ambient, ctx = amb.audioContext;
+			const path = walkPath([`+lfJS(snow)+`, `+lfJS(forest)+`, `+lfJS(coast)+`], { speed: 12 });
+			const before = JSON.stringify(amb.state().player), mem0 = amb.stats().wasmMemory, audio0 = ctx.currentTime;
+			// The main thread's longest wait while a render runs (the test's own hashing not counted).
+			let last = performance.now(), maxGap = 0, rendering = false;
+			const id = setInterval(() => { const now = performance.now(); if (rendering) maxGap = Math.max(maxGap, now - last); last = now; }, 10);
+			const ms = [];
+			let sha = "", size = 0;
+			for (let i = 0; i < 2; i++) { // the second: with the code warm
+				const t0 = performance.now();
+				rendering = true; last = t0;
+				const blob = await amb.render({ path, seconds: `+fmt.Sprint(seconds)+`, seed: `+fmt.Sprint(seed)+` });
+				rendering = false;
+				ms.push(performance.now() - t0);
+				const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", await blob.arrayBuffer()));
+				const s = [...sum].map((x) => x.toString(16).padStart(2, "0")).join("");
+				if (sha && s !== sha) throw new Error("two renders of one walk differ");
+				sha = s; size = blob.size;
+			}
+			clearInterval(id);
+			return { sha, size, path, ms, before, after: JSON.stringify(amb.state().player), audio: [audio0, ctx.currentTime],
+				running: ctx.state === "running", maxGap, wasmMemory: [mem0, amb.stats().wasmMemory],
+				jsHeap: performance.memory ? performance.memory.usedJSHeapSize : 0 };
+		})()`)
+		var lines strings.Builder
+		for _, st := range got.Path {
+			l, _ := json.Marshal(st)
+			lines.Write(append(l, '\n'))
+		}
+		file := filepath.Join(t.TempDir(), "walk.jsonl")
+		if err := os.WriteFile(file, []byte(lines.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		native := nativeRender(t, "-path", file, "-seconds", fmt.Sprint(seconds), "-seed", fmt.Sprint(seed))
+		nativeTime := time.Since(t0)
+		if want := fmt.Sprintf("%x", sha256.Sum256(native)); got.SHA != want || got.Size != len(native) {
+			t.Errorf("amb.render: %d bytes, sha256 %s; render -path: %d bytes, sha256 %s", got.Size, got.SHA, len(native), want)
+		}
+		if got.Before != got.After {
+			t.Errorf("the render moved the listener: %s → %s", got.Before, got.After)
+		}
+		if !got.Running || got.Audio[1] <= got.Audio[0] {
+			t.Errorf("the audio during the render: running %v, its clock %v → %v", got.Running, got.Audio[0], got.Audio[1])
+		}
+		t.Logf("%s: %v s (%d steps, %.1f MB) rendered in %.1f s then %.1f s (%.1f× then %.1f× real time); the main thread's longest wait %.0f ms; wasm memory %.1f → %.1f MiB, JS heap %.1f MiB; native render (go run, build cached) %.1f s",
+			spec.Engine, seconds, len(got.Path), float64(got.Size)/1e6, got.Ms[0]/1000, got.Ms[1]/1000, seconds*1000/got.Ms[0], seconds*1000/got.Ms[1],
+			got.MaxGap, got.WasmMemory[0]/(1<<20), got.WasmMemory[1]/(1<<20), got.JSHeap/(1<<20), nativeTime.Seconds())
+	})
+}
+
+// pathStep is a step of a walk's render path (walk.js walkPath).
+type pathStep struct {
+	T      float64 `json:"t"`
+	Player string  `json:"player"`
+}

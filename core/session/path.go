@@ -118,6 +118,9 @@ func (h *Host) readPath(r io.Reader, name string) ([]Step, error) {
 	var steps []Step
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
+		if h.opt.Yield != nil {
+			h.opt.Yield() // a page's walk has thousands of lines, each resolved (core/pace)
+		}
 		line := sc.Bytes()
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
