@@ -6,6 +6,10 @@ package e2e
 
 import (
 	"fmt"
+	"sync"
+
+	"acambient/datfetch"
+	"acambient/server"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -78,7 +82,7 @@ const elementRead = `(() => {
 // nothing is logged as an error.
 func TestElementAnyOrigin(t *testing.T) {
 	forEngines(t, allEngines, func(t *testing.T, spec browserSpec) {
-		data := pageServer(t, nil)
+		data, served := countedServer(t)
 		river, riverCell := landmark(t, "river")
 		meadow, meadowCell := landmark(t, "meadow")
 		host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -114,6 +118,11 @@ func TestElementAnyOrigin(t *testing.T) {
 		if len(st.Events) != 1 || st.Events[0].Type != "ac-play" || st.Events[0].ID != "a" {
 			t.Errorf("after a click on a: events %+v, want one ac-play from a", st.Events)
 		}
+		// The element's cost on a cold page: what the data server sent (bodies as
+		// sent, compressed) until a first sound can be heard at the river.
+		b.eval(nil, `document.getElementById("a").ambient.started()`)
+		first := served.total()
+		t.Logf("%s: before the first sound, the data server sent %d bytes in %d answers (%s)", spec.Engine, first.bytes, first.n, first.by)
 
 		b.eval(nil, `document.getElementById("b").shadowRoot.querySelector("button").focus()`)
 		b.do("key", "key", "Enter")
@@ -143,10 +152,78 @@ func TestElementAnyOrigin(t *testing.T) {
 		if st.Text["c"] != "▶no ambient data here" || st.Pressed["c"] != "false" {
 			t.Errorf("off the data: c reads %q, aria-pressed %s", st.Text["c"], st.Pressed["c"])
 		}
+		// One engine for the page: one wasm, one module, whatever the elements.
+		if n := served.count("/ambient.wasm"); n != 1 {
+			t.Errorf("ambient.wasm asked %d times, want once (one engine per server)", n)
+		}
 		logs := b.logs()
 		lfNoErrorsIn(t, logs)
 		if t.Failed() {
 			t.Logf("page log:\n%s", strings.Join(logs, "\n"))
 		}
 	})
+}
+
+// servedLog counts what a test server sent, by path.
+type servedLog struct {
+	mu    sync.Mutex
+	paths []string
+	bytes []int
+}
+
+type servedTotal struct {
+	n, bytes int
+	by       string // bytes by kind: the module files, the wasm, records
+}
+
+func (l *servedLog) count(path string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, p := range l.paths {
+		if p == path {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *servedLog) total() servedTotal {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var t servedTotal
+	kinds := map[string]int{}
+	for i, p := range l.paths {
+		t.n++
+		t.bytes += l.bytes[i]
+		switch {
+		case strings.HasSuffix(p, ".wasm"):
+			kinds["wasm"] += l.bytes[i]
+		case strings.HasSuffix(p, ".js"):
+			kinds["js"] += l.bytes[i]
+		default:
+			kinds["records and hints"] += l.bytes[i]
+		}
+	}
+	t.by = fmt.Sprintf("js %d, wasm %d, records and hints %d", kinds["js"], kinds["wasm"], kinds["records and hints"])
+	return t
+}
+
+// countedServer is pageServer's (the page's files with a fresh wasm and the
+// demo world) with what it sends counted.
+func countedServer(t *testing.T) (string, *servedLog) {
+	t.Helper()
+	www, w := site(t)
+	l := &servedLog{}
+	h := server.New(server.Options{Portal: datfetch.NewMemory(w.Portal), Cell: datfetch.NewMemory(w.Cell), Name: "demo world", WWW: www, CORS: "*"})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cw := &countingWriter{ResponseWriter: w}
+		h.ServeHTTP(cw, r)
+		l.mu.Lock()
+		l.paths = append(l.paths, r.URL.Path)
+		l.bytes = append(l.bytes, cw.n)
+		l.mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, l
 }
