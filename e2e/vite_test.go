@@ -58,6 +58,7 @@ var viteApp = map[string]string{
 `,
 	"src/main.js": `import { AmbientAudio } from "acambient";
 import { bindLeaflet, hexId } from "acambient/leaflet";
+import { AcAmbience } from "acambient/element";
 
 const L = window.L;
 const crs = L.extend({}, L.CRS.Simple, { transformation: new L.Transformation(1 / 16, 0, -1 / 16, 48960 / 16) });
@@ -67,6 +68,7 @@ const m = /@(\d+(?:\.\d+)?)([NS]),(\d+(?:\.\d+)?)([EW])/.exec(decodeURIComponent
 const ns = m ? (m[2] === "S" ? -m[1] : +m[1]) : 0, ew = m ? (m[4] === "W" ? -m[3] : +m[3]) : 0;
 const map = L.map("map", { crs, minZoom: -4, maxZoom: 8 }).setView([(10 * ns + 1019.5) * 24, (10 * ew + 1019.5) * 24], 2);
 window.map = map;
+window.AcAmbience = AcAmbience; // the element's export resolves in a bundle, and defines <ac-ambience>
 
 const q = new URLSearchParams(location.search);
 if (!q.has("plain")) {
@@ -174,6 +176,11 @@ func TestEmbedViteApp(t *testing.T) {
 			b.eval(&failed, `document.getElementById("where").textContent`)
 			if strings.HasPrefix(failed, "⚠") {
 				t.Fatalf("the bundled app did not load: %s\npage log:\n%s", failed, strings.Join(b.logs(), "\n"))
+			}
+			var defined bool
+			b.eval(&defined, `customElements.get("ac-ambience") === window.AcAmbience`)
+			if !defined {
+				t.Error(`acambient/element did not define <ac-ambience> in the bundle`)
 			}
 			var centre struct{ Lat, Lng float64 }
 			b.eval(&centre, `map.getCenter()`)

@@ -249,6 +249,7 @@ func (a *api) object() js.Value {
 		}
 		return vert.ValueOf(t).JSValue(), nil // mapview.Tile: plain fields, js tags
 	}))
+	add("render", async("render", a.render)) // render.go
 	add("started", async("started", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen

@@ -265,7 +265,8 @@ export interface StartResult {
  * - "bad-position": a position that does not parse or is off the map;
  * - "wrong-api": the source answers, but not these routes (the other `api` works);
  * - "wasm": the module failed to load or run;
- * - "disposed": the instance was disposed (before the call, or while its promise was pending).
+ * - "disposed": the instance was disposed (before the call, or while its promise was pending);
+ * - "bad-option": an option out of its range (render's seconds, seed, rate, volume, tick).
  */
 export type ErrorCode =
   | "not-found"
@@ -276,7 +277,8 @@ export type ErrorCode =
   | "bad-position"
   | "wrong-api"
   | "wasm"
-  | "disposed";
+  | "disposed"
+  | "bad-option";
 
 /** Every error ambient.js throws, rejects with or emits ("error" events). */
 export interface AmbientError extends Error {
@@ -377,14 +379,49 @@ export declare class AmbientAudio {
   landblock(bx: number, by: number): LandblockPresence;
   on<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
   off<K extends keyof EventMap>(kind: K, fn: (e: EventMap[K]) => void): this;
+  /** Walks the listener along route at speed m/s (default 12); stop() ends it where it is. */
+  walk(route: PositionInput[], opts?: WalkOptions): WalkHandle;
+  /**
+   * A walk mixed into a WAV Blob: byte for byte what `go run . render -path FILE -seconds N -seed S
+   * -rate R -volume A -tick DT -o -` writes over the same source (the command's defaults), in
+   * retail's complete-table mode, on an engine of its own: what plays is left alone.
+   */
+  render(opts: RenderOptions): Promise<Blob>;
   stop(): void;
   /** Ends the instance: its worker is terminated, its worklet node and port closed, its context closed. */
   dispose(): void;
 }
 
+/** One step of a render's path: at t seconds the player (and the camera) move. */
+export interface PathStep {
+  t: number;
+  player?: PositionInput;
+  /** A camera position; its `heading` (compass degrees), if any, turns it. */
+  camera?: PositionInput | CameraInput;
+}
+
+export interface RenderOptions {
+  /** The steps, a first at t = 0 with a player. */
+  path: PathStep[];
+  /** Seconds rendered; default 60. */
+  seconds?: number;
+  /** Seed of both RNGs; default 0. */
+  seed?: number;
+  /** Output rate, Hz; default 48000. */
+  rate?: number;
+  /** The ambient slider, 0..1; default 1. */
+  volume?: number;
+  /** Seconds between the host's ticks; default 1/30. */
+  tick?: number;
+  /** Seconds rendered so far, of the total, as the render goes. */
+  onProgress?: (p: { done: number; total: number }) => void;
+}
+
 /** The POS string a position input becomes. */
 export declare function toPOS(pos: PositionInput): string;
 export * from "./leaflet-ambient";
+import type { WalkHandle, WalkOptions } from "./walk";
+export type { WalkHandle, WalkOptions } from "./walk";
 
 /** A record source's own count of what it holds (datfetch.HTTPStats). */
 export interface SourceStats {

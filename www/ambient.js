@@ -17,6 +17,7 @@
 // Every error is an Error with a code (AmbientError in ambient.d.ts).
 
 import { hexId as hex, mapCoord, mapText } from "./geo.js";
+import { walkRoute } from "./walk.js";
 
 // The region record: what load() asks for first, and what tells a source
 // that answers from one that speaks another API.
@@ -299,6 +300,62 @@ export class AmbientAudio {
     for (const s of Object.values(this._handlers)) s.clear();
   }
 
+  // ---- walks and renders (issue 31; docs/interfaces.md §3.2): amb.walk
+  // delegates to walk.js, amb.render to the Go side (wasm/render.go). ----
+
+  /**
+   * Walks the listener along route (any positions setPlayer takes) at
+   * speed m/s (default 12, the page's run). Returns {stop(), done, length,
+   * seconds, speed}.
+   * @returns {import("./walk").WalkHandle}
+   */
+  walk(route, opts = {}) {
+    this._live();
+    return walkRoute(this, route, opts);
+  }
+
+  /**
+   * Renders a walk into a WAV Blob, byte for byte what `go run . render
+   * -path FILE -seconds N -seed S -rate R -volume A -tick DT -o -` writes
+   * over the same source: path is [{t, player, camera?}] (positions as
+   * setPlayer and setCamera take them; a camera's heading, if any, rides
+   * along as /H); the other keys default as the command's flags do (60 s,
+   * seed 0, 48000 Hz, volume 1, tick 1/30 s). It runs in retail's
+   * complete-table mode on an engine of its own, faster than real time,
+   * and leaves what plays alone. onProgress({done, total}) (seconds
+   * rendered, of seconds) as it goes.
+   * @returns {Promise<Blob>}
+   */
+  async render({ path, seconds, seed, rate, volume, tick, onProgress } = {}) {
+    this._live();
+    const lines = renderPath(path);
+    const opts = {};
+    // The command's flag checks (render.go, runflags.go), said before Go is asked.
+    const want = {
+      seconds: [(v) => v >= 0, "seconds ≥ 0"], tick: [(v) => v > 0, "seconds > 0"],
+      rate: [(v) => Number.isInteger(v) && v >= 8000 && v <= 384000, "8000..384000 Hz"],
+      volume: [(v) => v >= 0 && v <= 1, "0..1"], seed: [(v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff, "a whole number 0..2^32−1"],
+    };
+    for (const [k, v] of Object.entries({ seconds, seed, rate, volume, tick })) {
+      if (v === undefined) continue;
+      if (typeof v !== "number" || !Number.isFinite(v) || !want[k][0](v)) throw coded("bad-option", `ambient: render: ${k} ${v}: want ${want[k][1]}`);
+      opts[k] = v;
+    }
+    const parts = [];
+    const rateHz = opts.rate ?? RATE;
+    // The worker renders (wasm/render.go) and posts the WAV's bytes a
+    // chunk at a time (transferred), each with the frames mixed so far.
+    await this._settle(this._link.call("render", (bytes, done, total) => {
+      parts.push(bytes);
+      if (onProgress) {
+        try { onProgress({ done: done / rateHz, total: total / rateHz }); } catch (e) { setTimeout(() => { throw e; }); }
+      }
+    }, lines, JSON.stringify(opts)));
+    return new Blob(parts, { type: "audio/wav" });
+  }
+
+  // ---- end of walks and renders ----
+
   // ---- internals ----
 
   // _resumeOnGesture resumes the context at the page's next click or key
@@ -471,8 +528,11 @@ class Link {
 
   call(name, ...args) {
     const id = ++this.next;
+    // A function first among args is the call's chunk listener (render's
+    // WAV bytes, posted ahead of its reply), not an argument to post.
+    const onChunk = typeof args[0] === "function" ? args.shift() : null;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { resolve, reject, onChunk });
       this.post({ t: "call", id, name, args });
     });
   }
@@ -500,6 +560,7 @@ class Link {
         else p.resolve(m.value);
         break;
       }
+      case "chunk": this.waiting.get(m.id)?.onChunk?.(m.bytes, m.done, m.total); break;
       case "snap":
         if (m.state) { this.state = m.state; this.offData = m.offData || null; }
         if (m.stats) this.stats = m.stats;
@@ -649,6 +710,26 @@ function coded(code, message, extra = {}) {
   if (extra.reason) e.reason = extra.reason;
   if (extra.status) e.status = extra.status;
   return e;
+}
+
+// renderPath: a render's path as the -path file's JSON lines (docs/interfaces.md
+// §1.1): each step's player and camera as POS text (a camera's heading,
+// given as its key, as /H). Issue 31's block, with AmbientAudio.render.
+function renderPath(path) {
+  if (!Array.isArray(path) || path.length === 0) throw coded("bad-position", "ambient: render: want a path [{t, player, camera?}, …]");
+  return path.map((st, i) => {
+    if (!st || typeof st !== "object" || typeof st.t !== "number" || !(st.t >= 0)) {
+      throw coded("bad-position", `ambient: render: path step ${i}: want {t: seconds ≥ 0, player, camera?}`);
+    }
+    const line = { t: st.t };
+    if (st.player !== undefined) line.player = posText(st.player);
+    if (st.camera !== undefined) {
+      line.camera = posText(st.camera);
+      const h = st.camera && typeof st.camera === "object" ? st.camera.heading : undefined;
+      if (typeof h === "number") line.camera += "/" + h;
+    }
+    return JSON.stringify(line);
+  }).join("\n") + "\n";
 }
 
 // posText is toPOS with its complaints coded.

@@ -283,7 +283,11 @@ async function init(m) {
 async function answer(m) {
   let reply;
   try {
-    const v = await state.api[m.name](...m.args);
+    // render's third argument takes its WAV a chunk at a time, each posted
+    // (transferred) to the page's listener of this call ahead of the reply.
+    const args = m.name !== "render" ? m.args
+      : [...m.args, (bytes, done, total) => post({ t: "chunk", id: m.id, bytes, done, total }, [bytes.buffer])];
+    const v = await state.api[m.name](...args);
     reply = { t: "reply", id: m.id, value: v ?? null };
   } catch (err) {
     reply = { t: "reply", id: m.id, error: errorOf(err) };

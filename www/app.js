@@ -12,6 +12,7 @@ import { Panel } from "./page/panel.js";
 import { LinkButton, spotLink } from "./page/share.js";
 import { SourcePicker, missingLandblock, moveFailure, networkWords, noCells, sourceName, troubleWords } from "./page/source.js";
 import { TileStore } from "./page/tiles.js";
+import { Walks } from "./page/walks.js";
 import { ZoneLayer } from "./page/zones.js";
 
 const NO_INFO = Object.freeze({ terrains: [], landmarks: [] });
@@ -48,7 +49,7 @@ async function startPage() {
   });
   const panel = new Panel({
     terrainAt: (id) => tiles.terrainAt(id),
-    onLandmark: (l) => movement.jump(posText(l.where)),
+    onLandmark: (l) => (walks.planning ? walks.add(posText(l.where)) : movement.jump(posText(l.where))),
     onStart: () => startAudio(),
     troubleWords: (t) => troubleWords(t, playing),
   });
@@ -68,11 +69,18 @@ async function startPage() {
   const captions = new CaptionStrip();
   const canvas = new MapCanvas(/** @type {HTMLCanvasElement} */ ($("map")), {
     tiles,
-    scene: () => ({ live: !!amb, bounds: info().bounds, player: movement.player, heading: movement.heading, state: st, zones: zones.shown }),
-    onPick: (X, Y) => movement.moveTo(X, Y),
+    scene: () => ({ live: !!amb, bounds: info().bounds, player: movement.player, heading: movement.heading, state: st, zones: zones.shown,
+      route: walks.points }),
+    onPick: (X, Y) => (walks.planning ? walks.add(X, Y) : movement.moveTo(X, Y)),
     onFrame: (dt) => movement.walk(dt),
   });
   window.mapCanvas = canvas; // for the console and the tests
+  // Walks: the map follows the listener along the route.
+  const walks = new Walks({
+    amb: () => amb,
+    move: (p) => { movement.moveTo(p.X, p.Y); canvas.centre(p.X, p.Y); },
+    onChange: () => canvas.invalidate(),
+  });
   const source = new SourcePicker({ onChoose: (src) => connect(src, true) });
   new LinkButton({ link: () => (amb && movement.player ? spotLink(location.href, movement.player, current, source.home) : null) });
 
@@ -101,6 +109,7 @@ async function startPage() {
   async function startAudio() {
     if (!amb) return;
     audioWanted = true;
+    if (walks.fromLink) walks.start(); // a walk's link walks from the first click to listen
     try {
       const r = await amb.start();
       if (r.running) panel.hideOverlay();
@@ -135,7 +144,7 @@ async function startPage() {
       // before the region is decoded: the link's spot, else the default
       // spot of the region named.
       a = await AmbientAudio.load({ server: src.server, api: src.api, wasm: preloadedWasm(),
-        at: movement.hashPos() ?? ((region) => (region === DEMO_REGION ? DEMO_RIVER : HOLTBURG)) });
+        at: walks.first() ?? movement.hashPos() ?? ((region) => (region === DEMO_REGION ? DEMO_RIVER : HOLTBURG)) });
     } catch (e) {
       if (my !== generation) return;
       console.warn(e);
@@ -156,7 +165,7 @@ async function startPage() {
     source.connected(src, a.info);
 
     try {
-      await movement.go(movement.hashPos() ?? defaultSpot(), true).catch(async (e) => {
+      await movement.go(walks.first() ?? movement.hashPos() ?? defaultSpot(), true).catch(async (e) => {
         // A spot the data lacks: say so and go to the default, unless the
         // data lacks landblocks altogether.
         if (my !== generation || missingLandblock(e)) throw e;
@@ -181,7 +190,8 @@ async function startPage() {
     try { await a.started(); } catch (e) { if (my !== generation) return; throw e; }
     if (my !== generation) return;
     const lm = panel.landmarkAt(movement.player);
-    panel.overlayMessage((lm ? `You stand at the ${lm.name}: ${lm.description}.` : "You stand at the spot in the link.") +
+    panel.overlayMessage(walks.fromLink ? `This link holds ${walks.describe()}. Click to listen as you walk it.`
+      : (lm ? `You stand at the ${lm.name}: ${lm.description}.` : "You stand at the spot in the link.") +
       " Click to listen; then click the map to move, or walk with WASD.");
     if (audioWanted) startAudio();
   }

@@ -11,6 +11,9 @@ export interface LatLngLike {
   lng: number;
 }
 
+import type { PositionInput } from "./ambient";
+import type { WalkHandle } from "./walk";
+
 /** The part of a Leaflet 1.x L.Map that bindLeaflet uses. */
 export interface LeafletMapLike {
   on(handlers: Record<string, (e: any) => void>): unknown;
@@ -22,6 +25,8 @@ export interface LeafletMapLike {
   mouseEventToLatLng(e: MouseEvent): LatLngLike;
   /** Leaflet's: runs fn once the map has a view (used by follow "center"). */
   whenReady?(fn: () => void): unknown;
+  /** Leaflet's: a walk (Unbind.walk) pans the map along when it is there. */
+  panTo?(latlng: [number, number], opts?: { animate?: boolean }): unknown;
 }
 
 /** The part of an AmbientAudio (ambient.js) that bindLeaflet uses. */
@@ -82,8 +87,19 @@ export interface BindOptions {
   onError?: (err: unknown) => void;
 }
 
-/** Makes the map drive amb; returns unbind(), which removes every handler and layer it added. */
-export function bindLeaflet(map: LeafletMapLike, amb: AmbientLike, opts?: BindOptions): () => void;
+/** What bindLeaflet returns: unbind(), which removes every handler and layer it added (and stops a walk). */
+export interface Unbind {
+  (): void;
+  /**
+   * Walks the listener along route (any positions setPlayer takes) at speed m/s (default 12), the
+   * map panning along (when it has panTo); the pointer or the centre moves it no more until the
+   * walk ends or stops. As amb.walk (docs/interfaces.md §3.2).
+   */
+  walk(route: PositionInput[], opts?: { speed?: number; onError?: (e: Error) => void }): WalkHandle;
+}
+
+/** Makes the map drive amb; returns unbind(), which removes every handler and layer it added, with unbind.walk. */
+export function bindLeaflet(map: LeafletMapLike, amb: AmbientLike, opts?: BindOptions): Unbind;
 
 /** One sound set of the zone layer's legend (docs/interfaces.md §1.4). */
 export interface ZoneSet {

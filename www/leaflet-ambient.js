@@ -16,8 +16,9 @@
 
 // World geometry (docs/dat-format.md §8): 24 m land cells, 8 to a landblock
 // side, 255 landblocks to the world's side. Re-exported: embedders use them.
-import { BLOCK, CELL, cellAt, cellOf, parseId, ring } from "./geo.js";
+import { BLOCK, CELL, cellAt, cellOf, mapCoord, parseId, ring } from "./geo.js";
 import { CORNERS, mapControl, startControl } from "./map-controls.js";
+import { walkRoute } from "./walk.js";
 export { BLOCK, CELL, WORLD, cellAt, hexId } from "./geo.js";
 export { startControl } from "./map-controls.js";
 
@@ -73,6 +74,7 @@ export function bindLeaflet(map, amb, opts = {}) {
   // is throttleMs old, else when it is; moves within the last sent cell
   // only refresh what a pending send will carry.
   let sent = null, pending = null, lastSend = -Infinity, timer = 0, bound = true;
+  let walking = null; // the walk under way (unbind.walk), which moves the listener meanwhile
   const send = () => {
     timer = 0;
     if (!pending || !bound) return;
@@ -92,6 +94,7 @@ export function bindLeaflet(map, amb, opts = {}) {
     opts.onMove?.(p);
   };
   const moveTo = (latlng, force) => {
+    if (walking) return; // a walk moves the listener (unbind.walk)
     const p = latlng && cellAt(latlng.lng, latlng.lat);
     if (!p) return;
     pending = p;
@@ -150,9 +153,28 @@ export function bindLeaflet(map, amb, opts = {}) {
   const start = !opts.start ? null : typeof opts.start === "object" ? opts.start : startControl(map, Lf, { corner: startAt });
   start?.attach(amb);
 
+  // unbind.walk(route, {speed}): walks the listener along route (walk.js)
+  // with the map panning along; the pointer or centre does not move it
+  // meanwhile. Returns the walk's handle ({stop(), done, …}).
+  unbind.walk = (route, wo = {}) => {
+    walking?.stop();
+    const w = walkRoute(amb, route, {
+      speed: wo.speed,
+      onError: wo.onError,
+      move: (q) => {
+        map.panTo?.([q.Y, q.X], { animate: false });
+        return amb.setPlayer({ ns: mapCoord(q.Y), ew: mapCoord(q.X) });
+      },
+    });
+    walking = w;
+    w.done.finally(() => { if (walking === w) walking = null; }).catch(() => {});
+    return w;
+  };
+
   function unbind() {
     if (!bound) return;
     bound = false;
+    walking?.stop();
     clearTimeout(timer);
     map.off(handlers);
     unpoint?.();

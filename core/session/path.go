@@ -119,6 +119,9 @@ func (h *Host) readPath(r io.Reader, name string) ([]Step, error) {
 	sc := bufio.NewScanner(r)
 	n := 1
 	for ; sc.Scan(); n++ {
+		if h.opt.Yield != nil {
+			h.opt.Yield() // a page's walk has thousands of lines, each resolved (core/pace)
+		}
 		line := sc.Bytes()
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue

@@ -59,10 +59,12 @@ type Options struct {
 	// wave arrives. Background mode only: Sync keeps retail's rule, a table
 	// counts once its waves are decoded.
 	Progressive bool
-	// Yield, if set, is called in the background before each record that
-	// arrived is decoded and between pieces of a long wave decode (the
-	// page: core/pace, which gives the browser's event loop its turn once
-	// a slice of Go work has run long, so that the audio callbacks run).
+	// Yield, if set, is called before each record that arrived is decoded
+	// and between pieces of a long wave decode (the page: core/pace, which
+	// gives the browser's event loop its turn once a slice of Go work has
+	// run long, so that the audio callbacks run; in Sync mode too, for a
+	// render in the page beside what plays). It changes when work runs,
+	// never what it makes.
 	Yield func()
 	// OnError receives every non-fatal problem (a corrupt record, a wave that
 	// does not decode, a failed fetch). Nil discards them. It may be called
@@ -212,9 +214,7 @@ func New(ctx context.Context, portal, cell source.Source, opt Options) (*Host, e
 	h.ld.onError = h.report
 	h.ld.progressive = h.opt.Progressive
 	h.ld.kept = newKept(opt.KeepWaveBytes)
-	if !opt.Sync {
-		h.ld.yield = opt.Yield
-	}
+	h.ld.yield = opt.Yield
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
 	if opt.Captions && opt.EventLog > 0 {

@@ -15,7 +15,8 @@ import (
 // checkout's.
 func TestNPMCommand(t *testing.T) {
 	www := t.TempDir()
-	for _, f := range []string{"ambient.js", "ambient.d.ts", "ambient.worker.js", "ambient.worklet.js", "leaflet-ambient.js", "leaflet-ambient.d.ts", "geo.js", "geo.d.ts", "map-controls.js", "map-controls.d.ts"} {
+	for _, f := range []string{"ambient.js", "ambient.d.ts", "ambient.worker.js", "ambient.worklet.js", "leaflet-ambient.js", "leaflet-ambient.d.ts", "geo.js", "geo.d.ts", "map-controls.js", "map-controls.d.ts",
+		"walk.js", "walk.d.ts", "ac-ambience.js", "ac-ambience.d.ts"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "www", f))
 		if os.IsNotExist(err) && strings.HasPrefix(f, "geo.") {
 			continue // before www/geo.js

@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"time"
 
 	"acambient/core/ambient"
-	"acambient/core/audio"
 	"acambient/core/mix"
+	"acambient/core/render"
 )
 
 // Render is `render`.
@@ -81,40 +80,27 @@ type renderOptions struct {
 // progressEvery is the wall time between progress lines.
 const progressEvery = 2 * time.Second
 
-// renderBlock is how many frames go through the mixer at a time.
-const renderBlock = 4096
-
-// runRender mixes round(seconds·rate) frames of host into out as a WAV.
+// runRender mixes round(seconds·rate) frames of host into out as a WAV:
+// core/render's WAV, which the page's amb.render runs too (wasm/render.go),
+// with progress lines on the command's stderr.
 func runRender(host mix.Host, o renderOptions, out io.Writer) error {
-	m, err := mix.New(host, mix.Options{Rate: o.rate, Tick: o.tick, OnEvents: o.onEvents})
-	if err != nil {
-		return err
-	}
-	total := int64(math.Round(o.seconds * float64(o.rate)))
-	ww, err := audio.NewWAVWriter(out, o.rate, 2, total)
-	if err != nil {
-		return err
-	}
-	buf := make([]float32, 2*renderBlock)
 	every := o.every
 	if every <= 0 {
 		every = progressEvery
 	}
 	start := time.Now()
 	next := start.Add(every)
-	for done := int64(0); done < total; {
-		n := int(min(renderBlock, total-done))
-		m.ReadFloat(buf[:2*n])
-		if err := ww.Write(buf[:2*n]); err != nil {
-			return err
-		}
-		done += int64(n)
-		if o.progress != nil && time.Now().After(next) {
+	ro := render.Options{Seconds: o.seconds, Tick: o.tick, Rate: o.rate, OnEvents: o.onEvents}
+	if o.progress != nil {
+		ro.Progress = func(done, total int64) {
+			if !time.Now().After(next) {
+				return
+			}
 			next = time.Now().Add(every)
 			fmt.Fprintf(o.progress, "render: %.0f of %.0f s (%.0f%%), %.1f× real time\n",
 				float64(done)/float64(o.rate), o.seconds, 100*float64(done)/float64(total),
 				float64(done)/float64(o.rate)/time.Since(start).Seconds())
 		}
 	}
-	return ww.Close()
+	return render.WAV(host, ro, out)
 }

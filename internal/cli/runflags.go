@@ -5,10 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
-	"acambient/core/ambient"
 	"acambient/core/session"
 )
 
@@ -33,8 +31,9 @@ func addRunFlags(fs *flag.FlagSet) *runFlags {
 	return o
 }
 
-// open checks the flags and makes the walk they describe: a host in Sync
-// mode (deterministic: every tick sees everything its position needs).
+// open checks the flags and makes the walk they describe (session.OpenRun: a
+// host in Sync mode, deterministic: every tick sees everything its position
+// needs).
 func (o *runFlags) open(ctx context.Context, fs *flag.FlagSet) (*session.Walk, func(), error) {
 	if fs.NArg() > 0 {
 		return nil, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -50,25 +49,28 @@ func (o *runFlags) open(ctx context.Context, fs *flag.FlagSet) (*session.Walk, f
 	case o.seed > 0xFFFFFFFF:
 		return nil, nil, fmt.Errorf("-seed %d: want < 2^32", o.seed)
 	}
-	cfg := ambient.DefaultConfig()
-	cfg.Seed, cfg.Volume = uint32(o.seed), float32(o.volume)
-	h, closeData, err := openHost(ctx, o.data, session.Options{Config: cfg, Sync: true})
+	d, err := o.data.Open()
 	if err != nil {
 		return nil, nil, err
 	}
-	var path io.Reader
+	ro := session.RunOptions{Seed: uint32(o.seed), Volume: float32(o.volume), Player: o.player, Camera: o.camera,
+		PathName: o.path, OnError: func(err error) { fmt.Fprintf(os.Stderr, "warning: %v\n", err) }}
 	if o.path != "" {
 		f, err := os.Open(o.path)
 		if err != nil {
-			closeData()
+			d.Close()
 			return nil, nil, err
 		}
 		defer f.Close()
-		path = f
+		ro.Path = f
 	}
-	w, err := session.NewWalk(h, o.player, o.camera, path, o.path)
+	// The page's amb.render opens its run the same way (wasm/render.go).
+	w, err := session.OpenRun(ctx, d.Portal, d.Cell, ro)
+	var source *session.SourceError
 	var start *session.StartError
 	switch {
+	case errors.As(err, &source):
+		err = fmt.Errorf("%s: %w", d.Name, source.Err)
 	case errors.As(err, &start) && start.Camera:
 		err = fmt.Errorf("-camera: %w", err)
 	case errors.As(err, &start):
@@ -77,8 +79,8 @@ func (o *runFlags) open(ctx context.Context, fs *flag.FlagSet) (*session.Walk, f
 		err = errors.New("want -player POS (or a -path line at t=0 with a player)")
 	}
 	if err != nil {
-		closeData()
+		d.Close()
 		return nil, nil, err
 	}
-	return w, closeData, nil
+	return w, func() { d.Close() }, nil
 }

@@ -1,6 +1,7 @@
 // Package npmpkg writes the npm package acambient (docs/interfaces.md §5):
 // a folder that `npm pack DIR` and `npm publish DIR` take as it is, holding
-// the sound module (ambient.js), the map binding (leaflet-ambient.js), every
+// the sound module (ambient.js), the map binding (leaflet-ambient.js), the
+// element (ac-ambience.js, docs/interfaces.md §6), every
 // module and file they name, their types, the built ambient.wasm with Go's
 // wasm_exec.js, a package.json and a README.
 //
@@ -36,6 +37,7 @@ const Name = "acambient"
 var Entries = []struct{ Subpath, Module string }{
 	{".", "ambient.js"},
 	{"./leaflet", "leaflet-ambient.js"},
+	{"./element", "ac-ambience.js"},
 }
 
 // Options say what Write reads and writes.
@@ -150,7 +152,7 @@ func collect(www string) ([]string, error) {
 func dts(name string) string { return strings.TrimSuffix(name, ".js") + ".d.ts" }
 
 // packageJSON is the manifest: the name, the build's version, ES modules,
-// the two exports with their types, and the files.
+// the exports with their types, and the files.
 func packageJSON(version string, files []string) ([]byte, error) {
 	type entry struct {
 		Types   string `json:"types"`
@@ -184,7 +186,7 @@ func packageJSON(version string, files []string) ([]byte, error) {
 		Main:        "./" + Entries[0].Module,
 		Types:       "./" + dts(Entries[0].Module),
 		Files:       files,
-		Keywords:    []string{"asherons-call", "dereth", "ambient", "sound", "web-audio", "webassembly", "leaflet"},
+		Keywords:    []string{"asherons-call", "dereth", "ambient", "sound", "web-audio", "webassembly", "leaflet", "web-component"},
 	}
 	if strings.Contains(strings.SplitN(version, "+", 2)[0], "-") {
 		pkg.PublishConfig = &struct {

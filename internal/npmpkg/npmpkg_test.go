@@ -28,6 +28,8 @@ await import("./wasm_exec.js");
 await import(/* @vite-ignore */ other);`,
 		"leaflet-ambient.js":   `import { cellAt } from "./geo.js";` + "\n" + `export { CELL } from "./geo.js";`,
 		"geo.js":               `export const CELL = 24;`,
+		"ac-ambience.js":       `import { AmbientAudio } from "./ambient.js";`,
+		"ac-ambience.d.ts":     `import type { AmbientAudio } from "./ambient";`,
 		"ambient.wasm":         "\x00asm",
 		"wasm_exec.js":         `"use strict"; (() => { globalThis.Go = class {}; })();`,
 		"ambient.d.ts":         `export * from "./leaflet-ambient";`,
@@ -59,7 +61,7 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"ambient.d.ts", "ambient.js", "ambient.wasm", "geo.d.ts", "geo.js", "leaflet-ambient.d.ts", "leaflet-ambient.js", "wasm_exec.js"}
+	want := []string{"ac-ambience.d.ts", "ac-ambience.js", "ambient.d.ts", "ambient.js", "ambient.wasm", "geo.d.ts", "geo.js", "leaflet-ambient.d.ts", "leaflet-ambient.js", "wasm_exec.js"}
 	if !slices.Equal(res.Files, want) {
 		t.Errorf("files %q, want %q", res.Files, want)
 	}
@@ -92,6 +94,7 @@ func TestWrite(t *testing.T) {
 	for sub, exp := range map[string]string{
 		".":         `{"types":"./ambient.d.ts","default":"./ambient.js"}`,
 		"./leaflet": `{"types":"./leaflet-ambient.d.ts","default":"./leaflet-ambient.js"}`,
+		"./element": `{"types":"./ac-ambience.d.ts","default":"./ac-ambience.js"}`,
 	} {
 		if got := strings.Join(strings.Fields(string(pkg.Exports[sub])), ""); got != exp {
 			t.Errorf("exports[%q] = %s, want %s", sub, got, exp)
@@ -116,6 +119,7 @@ func TestWriteRefusesABrokenPackage(t *testing.T) {
 		{"ambient.wasm", "1.0.0", "ambient.js names ambient.wasm, which"},
 		{"geo.js", "1.0.0", "names geo.js, which"},
 		{"leaflet-ambient.d.ts", "1.0.0", "leaflet-ambient.d.ts is not in"},
+		{"ac-ambience.d.ts", "1.0.0", "ac-ambience.d.ts is not in"},
 		{"", "1.0", `version "1.0" is not a semantic version`},
 		{"", "v1.0.0", `version "v1.0.0" is not`},
 		{"", "1.0.0-01", `is not`},

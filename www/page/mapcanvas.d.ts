@@ -16,6 +16,8 @@ export interface Scene {
   state: State | null;
   /** The sound-zone layer while it is shown. */
   zones?: ZoneImage | null;
+  /** A walk's route in global metres (page/walks.js), drawn with its points numbered. */
+  route?: { X: number; Y: number }[];
 }
 
 export class MapCanvas {

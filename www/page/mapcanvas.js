@@ -144,7 +144,7 @@ export class MapCanvas {
     g.setTransform(r, 0, 0, r, 0, 0);
     g.fillStyle = "#0e1116";
     g.fillRect(0, 0, W, H);
-    const { live, bounds, player, heading, state: st, zones } = this.#scene();
+    const { live, bounds, player, heading, state: st, zones, route } = this.#scene();
     if (!live) return;
     const [X0, Y1] = this.#toWorld(0, 0), [X1, Y0] = this.#toWorld(W, H);
     const B = bounds || { bx0: 0, by0: 0, bx1: BLOCKS - 1, by1: BLOCKS - 1 };
@@ -184,6 +184,7 @@ export class MapCanvas {
       for (let by = by0; by <= by1 + 1; by++) { const y = Math.round(this.#toScreen(0, by * BLOCK)[1]) + 0.5; g.moveTo(0, y); g.lineTo(W, y); }
       g.stroke();
     }
+    if (route && route.length) this.#drawRoute(g, route);
     if (!player) return;
     this.#drawHeard(g, player, st, bpx);
     this.#drawPlayer(g, player, heading);
@@ -243,6 +244,26 @@ export class MapCanvas {
         g.lineWidth = 1;
       }
     }
+  }
+
+  // #drawRoute: a walk's route (page/walks.js), its points numbered.
+  #drawRoute(g, route) {
+    g.strokeStyle = "#e8e2ff";
+    g.lineWidth = 2;
+    g.setLineDash([8, 5]);
+    g.beginPath();
+    route.forEach((p, i) => { const [x, y] = this.#toScreen(p.X, p.Y); if (i) g.lineTo(x, y); else g.moveTo(x, y); });
+    g.stroke();
+    g.setLineDash([]);
+    g.font = "bold 11px system-ui, sans-serif";
+    route.forEach((p, i) => {
+      const [x, y] = this.#toScreen(p.X, p.Y);
+      g.fillStyle = "#6d55d9";
+      g.beginPath(); g.arc(x, y, 8, 0, 2 * Math.PI); g.fill();
+      g.fillStyle = "#fff";
+      g.fillText(String(i + 1), x - (i + 1 >= 10 ? 6 : 3), y + 4);
+    });
+    g.lineWidth = 1;
   }
 
   // #drawPlayer: the player's marker and the camera's heading as a wedge.
