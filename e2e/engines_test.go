@@ -78,6 +78,24 @@ func forEngines(t *testing.T, engines []string, f func(t *testing.T, b browserSp
 	}
 }
 
+// forEnginesAlone runs f as one subtest per engine, one engine after the
+// other and beside no other test (the top-level test is not parallel, so
+// Go's runner holds every parallel test until it ends): for a measure of
+// the page under a load the test makes itself (the main thread held), not
+// under two other browsers' on this 2-core machine.
+func forEnginesAlone(t *testing.T, engines []string, f func(t *testing.T, b browserSpec)) {
+	t.Helper()
+	sel := os.Getenv("ACAMBIENT_E2E_ENGINES")
+	for _, e := range engines {
+		t.Run(e, func(t *testing.T) {
+			if sel != "" && !slices.Contains(strings.Split(sel, ","), e) {
+				t.Skipf("ACAMBIENT_E2E_ENGINES=%s", sel)
+			}
+			f(t, needBrowser(t, e))
+		})
+	}
+}
+
 // needBrowser finds engine's browser and node, and installs its npm driver.
 func needBrowser(t *testing.T, engine string) browserSpec {
 	t.Helper()

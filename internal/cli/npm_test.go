@@ -16,7 +16,7 @@ import (
 func TestNPMCommand(t *testing.T) {
 	www := t.TempDir()
 	for _, f := range []string{"ambient.js", "ambient.d.ts", "ambient.worker.js", "ambient.worklet.js", "leaflet-ambient.js", "leaflet-ambient.d.ts", "geo.js", "geo.d.ts", "map-controls.js", "map-controls.d.ts",
-		"walk.js", "walk.d.ts", "ac-ambience.js", "ac-ambience.d.ts"} {
+		"walk.js", "walk.d.ts", "ac-ambience.js", "ac-ambience.d.ts", "ambient-wasm.js", "ambient-wasm.d.ts"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "www", f))
 		if os.IsNotExist(err) && strings.HasPrefix(f, "geo.") {
 			continue // before www/geo.js
@@ -65,7 +65,7 @@ func TestNPMCommand(t *testing.T) {
 	}{
 		{[]string{"npm"}, "want -out DIR"},
 		{[]string{"npm", "-out", out, "-www", www, "-build=false", "-version", "1.2"}, `version "1.2" is not a semantic version`},
-		{[]string{"npm", "-out", out, "-www", www, "-build=false", "-version", "1.2.4"}, "ambient.js names ambient.wasm, which " + www + " lacks"},
+		{[]string{"npm", "-out", out, "-www", www, "-build=false", "-version", "1.2.4"}, "ambient-wasm.js names ambient.wasm, which " + www + " lacks"},
 	} {
 		if _, stderr, code := runCmd(t, c.args...); code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want an error with %q", c.args, code, stderr, c.want)
