@@ -143,7 +143,7 @@ async function startPage() {
       // at: where the page goes first (below), as far as it is known
       // before the region is decoded: the link's spot, else the default
       // spot of the region named.
-      a = await AmbientAudio.load({ server: src.server, api: src.api, wasm: preloadedWasm(),
+      a = await AmbientAudio.load({ server: src.server, api: src.api,
         at: walks.first() ?? movement.hashPos() ?? ((region) => (region === DEMO_REGION ? DEMO_RIVER : HOLTBURG)) });
     } catch (e) {
       if (my !== generation) return;
@@ -195,14 +195,4 @@ async function startPage() {
       " Click to listen; then click the map to move, or walk with WASD.");
     if (audioWanted) startAudio();
   }
-}
-
-// preloadedWasm is the URL index.html preloads the wasm by: serve and export
-// name it by its content (ambient.wasm?v=…, docs/interfaces.md §2.2), which
-// ambient.js's own new URL("./ambient.wasm", import.meta.url) does not
-// carry. Fetched by that URL, the wasm is the preload's (the same URL and
-// mode), and on a second visit the HTTP cache's, unrevalidated.
-function preloadedWasm() {
-  const link = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="preload"][as="fetch"][href^="ambient.wasm"]'));
-  return link ? link.href : undefined;
 }
