@@ -27,17 +27,16 @@ const REGION = "0x13000000";
 // is made at it.
 const RATE = 48000;
 
-// The worklet's queue target (frames), by engine: what the audio thread
-// plays while the worker is late (docs/browser-testing.md §5). e2e
-// TestMainThreadHeld on a 2-core machine at load 7–10, the river, 30 s with
-// the main thread held 300 ms every 2 s, Chromium: 8192 frames (171 ms)
-// starved 571 quanta, 16384 (341 ms) 77 (29 in 30 quiet seconds): the
-// worker and the audio thread are late under CPU contention, not for the
-// main thread. WebKitGTK delivers the worker's messages to the audio thread
-// through the page's main thread, so a held thread holds the stream: more
-// there.
-const QUEUE = 16384;
-const QUEUE_WEBKIT = 32768;
+// The worklet's queue target (frames): what the audio thread plays while
+// the worker is late (docs/browser-testing.md §5). e2e TestMainThreadHeld,
+// Chromium alone on a 2-core machine, the river, 30 s: the worklet's
+// reports reached the worker up to 260 ms apart with the main thread free
+// and 335 ms apart with it held 300 ms every 2 s (the worker's Go busy,
+// the threads short of a core); 16384 frames (341 ms) starved 10 quanta
+// free and 23–26 held, 32768 (683 ms) none. WebKitGTK passes the port's
+// messages through the page's main thread, and needs 32768 as well. The
+// cost is latency: a move is heard up to 0.68 s after setPlayer.
+const QUEUE = 32768;
 
 export class AmbientAudio {
   /**
@@ -603,7 +602,7 @@ class Output {
     node.connect(ctx.destination);
     const { port1, port2 } = new MessageChannel();
     node.port.postMessage({ port: port2 }, [port2]);
-    link.post({ t: "port", port: port1, target: queueFrames() }, [port1]);
+    link.post({ t: "port", port: port1, target: QUEUE }, [port1]);
     this.node = node;
   }
 
@@ -625,12 +624,6 @@ function mapped(url) {
     const r = typeof import.meta.resolve === "function" ? import.meta.resolve(url) : url;
     return r !== url ? r : null;
   } catch { return null; }
-}
-
-// queueFrames is the worklet's queue target for this engine (QUEUE).
-function queueFrames() {
-  const ua = globalThis.navigator?.userAgent || "";
-  return /AppleWebKit/.test(ua) && !/Chrome|Chromium|Edg|Firefox/.test(ua) ? QUEUE_WEBKIT : QUEUE;
 }
 
 // ContextAhead makes the AudioContext (and so the worklet) ahead of the
