@@ -105,6 +105,8 @@ class Output {
     this.counts = { underruns: 0, queued: 0, played: 0 };
     this.renders = 0; // chunks rendered for the worklet
     this.renderMs = 0; // the time they took
+    this.stalls = 0; // ticks of the clock late by half the queue or more while feeding
+    this.stallMs = 0; // the latest tick, ms
     this.timer = setInterval(() => this.clock(), CLOCK_MS);
   }
 
@@ -174,7 +176,13 @@ class Output {
   // lives (plays, loads) while silent.
   clock() {
     const now = performance.now();
-    const dt = Math.min(now - this.clockAt, 250); // a throttled tab does not race to catch up
+    // A tick late by half the queue or more (ms at 48 kHz) is the worker's
+    // own thread held (its Go busy, or no core free), which can starve the
+    // worklet whatever the page's main thread does: counted, for stats().
+    const gap = now - this.clockAt;
+    if (this.feeding && gap >= this.target / 96) this.stalls++;
+    this.stallMs = Math.max(this.stallMs, gap);
+    const dt = Math.min(gap, 250); // a throttled tab does not race to catch up
     this.clockAt = now;
     if (!this.sp) return;
     if (this.feeding) {
@@ -341,7 +349,7 @@ function snapshot(force) {
     const st = JSON.parse(call("stats"));
     st.wasmMemory = state.memory ? state.memory.buffer.byteLength : 0;
     st.early = { ...state.early.counts, firstWave: state.firstWave };
-    st.output = { ...state.output.counts, renders: state.output.renders, renderMs: state.output.renderMs, sent: state.output.sent };
+    st.output = { ...state.output.counts, renders: state.output.renders, renderMs: state.output.renderMs, sent: state.output.sent, stalls: state.output.stalls, stallMs: state.output.stallMs };
     m.stats = st;
   }
   const pr = call("presence");
