@@ -345,7 +345,10 @@ export class AmbientAudio {
     // The worker renders (wasm/render.go) and posts the WAV's bytes a
     // chunk at a time (transferred), each with the frames mixed so far.
     await this._settle(this._link.call("render", (bytes, done, total) => {
-      parts.push(bytes);
+      // A Blob a chunk, as it comes: the last Blob is made of Blobs, which
+      // copies nothing (one of 58 MB from 58 arrays held Chromium's main
+      // thread 515 ms).
+      parts.push(new Blob([bytes]));
       if (onProgress) {
         try { onProgress({ done: done / rateHz, total: total / rateHz }); } catch (e) { setTimeout(() => { throw e; }); }
       }
