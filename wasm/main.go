@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"syscall/js"
 	"time"
@@ -28,7 +29,7 @@ import (
 	"acambient/core/mapview"
 	"acambient/core/mix"
 	"acambient/core/pace"
-	"acambient/core/pagejson"
+	"acambient/core/pageval"
 	"acambient/core/session"
 	"acambient/core/world"
 	"acambient/datfetch"
@@ -62,7 +63,8 @@ type api struct {
 	audio  *audioOut
 	off    *session.OffData // the listener's placement: latest-wins setPlayer, off the data
 
-	lastPresence []byte // the landblocks' presence last posted (presence.go)
+	lastPresence []byte        // the landblocks' presence last posted (presence.go)
+	lastState    pageval.State // state()'s value last handed over (the worker posts only a change)
 	funcs        []js.Func
 }
 
@@ -174,17 +176,28 @@ func (a *api) object() js.Value {
 		}
 		return nil, nil
 	}))
-	add("state", fn("state", func([]js.Value) (any, error) {
+	add("state", fn("state", func(args []js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return text(pagejson.Snapshot(nil, a.host.Snapshot()))
+		// state(force): null when the state is the one last handed
+		// over, unless force (the worker posts a snapshot on a change).
+		st := pageval.StateOf(a.host.Snapshot())
+		if !arg(args, 0).Truthy() && reflect.DeepEqual(st, a.lastState) {
+			return nil, nil
+		}
+		a.lastState = st
+		return valueOf(st), nil
 	}))
 	add("poll", fn("poll", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return text(pagejson.Drained(nil, a.host.Drain()))
+		d, err := pageval.DrainedOf(a.host.Drain())
+		if err != nil {
+			return nil, err
+		}
+		return valueOf(d), nil
 	}))
 	add("recaption", fn("recaption", func([]js.Value) (any, error) {
 		if a.host == nil {
@@ -203,13 +216,13 @@ func (a *api) object() js.Value {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return text(pagejson.PageStats(nil, a.stats()))
+		return valueOf(a.stats()), nil // stats.go
 	}))
 	add("info", fn("info", func([]js.Value) (any, error) {
 		if a.host == nil {
 			return nil, errNotOpen
 		}
-		return text(pagejson.Info(nil, mapview.InfoOf(a.host.Region())))
+		return valueOf(pageval.InfoOf(mapview.InfoOf(a.host.Region()))), nil
 	}))
 	add("landblock", fn("landblock", func(args []js.Value) (any, error) {
 		if a.host == nil {
@@ -324,15 +337,7 @@ func (a *api) open(args []js.Value) (any, error) {
 	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
 	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), out
 	a.off = session.NewOffData(h, m.FadeAll)
-	return text(pagejson.Info(nil, mapview.InfoOf(h.Region())))
-}
-
-// text hands JSON to JavaScript as a string (ambient.js parses it).
-func text(b []byte, err error) (any, error) {
-	if err != nil {
-		return nil, err
-	}
-	return string(b), nil
+	return valueOf(pageval.InfoOf(mapview.InfoOf(h.Region()))), nil
 }
 
 func where(w world.Where, err error) (any, error) {

@@ -8,11 +8,12 @@ package main
 // worker's message protocol hands it the same three arguments.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"syscall/js"
+
+	"github.com/norunners/vert"
 
 	"acambient/core/pace"
 	"acambient/core/render"
@@ -23,17 +24,7 @@ import (
 // holds one chunk, never the file (a 5-minute walk at 48 kHz is 58 MB).
 const renderChunk = 1 << 20
 
-// renderArgs are render's numbers as ambient.js sends them (JSON), with the
-// command's defaults (docs/interfaces.md §1) where a key is missing.
-type renderArgs struct {
-	Seconds *float64 `json:"seconds"`
-	Seed    *float64 `json:"seed"`
-	Rate    *int     `json:"rate"`
-	Volume  *float64 `json:"volume"`
-	Tick    *float64 `json:"tick"`
-}
-
-// render(pathLines, optionsJSON, onChunk) resolves once the WAV is whole;
+// render(pathLines, options, onChunk) resolves once the WAV is whole;
 // onChunk(bytes, done, total) gets its bytes in order (a Uint8Array of its
 // own) with the frames mixed so far and the total, for the page's progress.
 // It opens a host of its own over the page's record sources (their caches
@@ -44,8 +35,8 @@ func (a *api) render(args []js.Value) (any, error) {
 	if a.host == nil {
 		return nil, errNotOpen
 	}
-	var ra renderArgs
-	if err := json.Unmarshal([]byte(arg(args, 1).String()), &ra); err != nil {
+	var ra renderOptions // boundary.go
+	if err := (vert.Value{Value: arg(args, 1)}).AssignTo(&ra); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
 	run := session.RunOptions{Volume: 1, Path: strings.NewReader(arg(args, 0).String()), PathName: "path", Yield: pace.Yield}

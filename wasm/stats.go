@@ -5,7 +5,7 @@ package main
 import (
 	"runtime/metrics"
 
-	"acambient/core/pagejson"
+	"acambient/core/pageval"
 	"acambient/core/samples"
 )
 
@@ -15,7 +15,7 @@ var goMetrics = []string{
 	"/memory/classes/total:bytes", "/gc/heap/allocs:bytes", "/gc/cycles/total:gc-cycles", "/sched/goroutines:goroutines",
 }
 
-func readGoMemory() pagejson.GoMemory {
+func readGoMemory() pageval.GoMemory {
 	s := make([]metrics.Sample, len(goMetrics))
 	for i, n := range goMetrics {
 		s[i].Name = n
@@ -27,15 +27,15 @@ func readGoMemory() pagejson.GoMemory {
 		}
 		return 0
 	}
-	return pagejson.GoMemory{Live: v(0), Objects: v(1), Free: v(2), Released: v(3), Goal: v(4), Stacks: v(5),
+	return pageval.GoMemory{Live: v(0), Objects: v(1), Free: v(2), Released: v(3), Goal: v(4), Stacks: v(5),
 		Total: v(6), Allocated: v(7), GCs: v(8), Goroutines: v(9)}
 }
 
-func (a *api) stats() pagejson.Page {
-	st := pagejson.Page{Go: readGoMemory(), Loading: a.host.Stats(), Held: a.host.Held(),
-		Portal: a.portal.Stats(), Cell: a.cell.Stats()}
+func (a *api) stats() pageval.Stats {
+	st := pageval.Stats{Go: readGoMemory(), Loading: pageval.LoadingOf(a.host.Stats()), Held: pageval.HeldOf(a.host.Held()),
+		Portal: pageval.HTTPOf(a.portal.Stats()), Cell: pageval.HTTPOf(a.cell.Stats())}
 	st.Mixer.Cached, st.Mixer.Clips = a.mixer.Cached()
 	pool := samples.Stats()
-	st.Samples = pagejson.Samples{Total: pool.Total, Free: pool.Free}
+	st.Samples = pageval.Samples{Total: pool.Total, Free: pool.Free}
 	return st
 }

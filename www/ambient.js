@@ -352,7 +352,7 @@ export class AmbientAudio {
       if (onProgress) {
         try { onProgress({ done: done / rateHz, total: total / rateHz }); } catch (e) { setTimeout(() => { throw e; }); }
       }
-    }, lines, JSON.stringify(opts)));
+    }, lines, opts));
     return new Blob(parts, { type: "audio/wav" });
   }
 

@@ -213,7 +213,7 @@ const state = {
   early: null,
   output: new Output(),
   opened: null, // resolves once open() has
-  lastState: "",
+  lastOff: undefined, // the off-data landblock last posted (null: none); undefined before the first
   lastStats: 0,
   presence: null,
   atWait: null, // resolves with the page's answer to the region's name
@@ -270,7 +270,7 @@ async function init(m) {
   }
   let info;
   try {
-    info = JSON.parse(await state.api.open({ portal: m.portal, cell: m.cell, listing: m.listing }, early));
+    info = await state.api.open({ portal: m.portal, cell: m.cell, listing: m.listing }, early);
   } catch (err) {
     post({ t: "opened", error: errorOf(err) });
     return;
@@ -320,7 +320,7 @@ function tell(m) {
 function poll() {
   let p;
   try {
-    p = JSON.parse(call("poll"));
+    p = call("poll");
   } catch (err) {
     post({ t: "events", events: [], errors: [errorOf(err)], captions: [] });
     return;
@@ -334,19 +334,21 @@ function poll() {
 // snapshot posts the state when it changed (always with force), the stats
 // at most every second, and the landblocks' presence when it changed.
 function snapshot(force) {
-  const s = call("state");
+  // Go hands the state over only when it changed since it last did
+  // (wasm/main.go's state), or when asked to: forced, or the off-data
+  // landblock changed.
   const off = call("offData");
+  const s = call("state", force || off !== state.lastOff);
   const now = performance.now();
   const m = { t: "snap" };
-  const key = s + off;
-  if (force || key !== state.lastState) {
-    state.lastState = key;
-    m.state = JSON.parse(s);
+  if (s !== null) {
+    state.lastOff = off;
+    m.state = s;
     m.offData = off;
   }
   if (force || now - state.lastStats >= STATS_MS) {
     state.lastStats = now;
-    const st = JSON.parse(call("stats"));
+    const st = call("stats");
     st.wasmMemory = state.memory ? state.memory.buffer.byteLength : 0;
     st.early = { ...state.early.counts, firstWave: state.firstWave };
     st.output = { ...state.output.counts, renders: state.output.renders, renderMs: state.output.renderMs, sent: state.output.sent, stalls: state.output.stalls, stallMs: state.output.stallMs };
