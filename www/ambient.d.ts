@@ -479,7 +479,7 @@ export interface Stats {
    * began (underruns), and the worker's side: chunks rendered through oto for the worklet, the
    * time they took (ms), frames sent.
    */
-  output: { underruns: number; queued: number; played: number; renders: number; renderMs: number; sent: number };
+  output: { underruns: number; queued: number; played: number; renders: number; renderMs: number; sent: number; stalls: number; stallMs: number };
   /**
    * The blocks decoded and resampled waves are held in (one pool the
    * instance's waves share), bytes: every block in being (in use, garbage

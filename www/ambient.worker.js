@@ -106,7 +106,7 @@ class Output {
     this.renders = 0; // chunks rendered for the worklet
     this.renderMs = 0; // the time they took
     this.stalls = 0; // ticks of the clock late by half the queue or more while feeding
-    this.stallMs = 0; // the latest tick, ms
+    this.stallMs = 0; // the longest gap between two ticks, ms
     this.timer = setInterval(() => this.clock(), CLOCK_MS);
   }
 
