@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"acambient/core/dat"
 	"acambient/datfetch/datfile"
@@ -58,49 +53,13 @@ func TestNoCommandServes(t *testing.T) {
 		t.Fatalf("README.md no longer starts with `go run .` serving (%v)", err)
 	}
 	port := cmdtest.FreePort(t)
-	cmd := exec.Command(cmdtest.Binary(t), "-build=false", "-addr", fmt.Sprintf("127.0.0.1:%d", port))
-	var stderr cmdtest.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
+	// No command: the flags go to serve, which prints its URL and stops on
+	// SIGTERM at the test's end (cmdtest checks both).
+	served, err := cmdtest.TryCommand(t, "", "-build=false", "-addr", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("no command: %v", err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	printed := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(sc.Text(), "open "); ok {
-				printed <- u
-			}
-		}
-		exited <- cmd.Wait()
-	}()
-	gone := false // the process exited, and exited was read
-	defer func() {
-		if gone {
-			return
-		}
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(cmdtest.Guard):
-			cmd.Process.Kill()
-			t.Error("no command: did not stop on SIGTERM")
-		}
-	}()
-	var url string
-	select {
-	case url = <-printed:
-	case err := <-exited:
-		gone = true
-		t.Fatalf("no command: exited (%v) without serving:\n%s", err, stderr.String())
-	case <-time.After(cmdtest.Guard):
-		t.Fatal("no command: no URL printed")
-	}
+	url := served.URL
 	if want := fmt.Sprintf("http://127.0.0.1:%d/", port); url != want {
 		t.Errorf("no command printed %q, want %q", url, want)
 	}

@@ -66,16 +66,7 @@ func e2eMissing(t *testing.T, format string, a ...any) {
 // not wrong.
 func forEngines(t *testing.T, engines []string, f func(t *testing.T, b browserSpec)) {
 	t.Helper()
-	sel := os.Getenv("ACAMBIENT_E2E_ENGINES")
-	for _, e := range engines {
-		t.Run(e, func(t *testing.T) {
-			if sel != "" && !slices.Contains(strings.Split(sel, ","), e) {
-				t.Skipf("ACAMBIENT_E2E_ENGINES=%s", sel)
-			}
-			t.Parallel()
-			f(t, needBrowser(t, e))
-		})
-	}
+	runEngines(t, engines, true, f)
 }
 
 // forEnginesAlone runs f as one subtest per engine, one engine after the
@@ -85,11 +76,19 @@ func forEngines(t *testing.T, engines []string, f func(t *testing.T, b browserSp
 // under two other browsers' on this 2-core machine.
 func forEnginesAlone(t *testing.T, engines []string, f func(t *testing.T, b browserSpec)) {
 	t.Helper()
+	runEngines(t, engines, false, f)
+}
+
+func runEngines(t *testing.T, engines []string, parallel bool, f func(t *testing.T, b browserSpec)) {
+	t.Helper()
 	sel := os.Getenv("ACAMBIENT_E2E_ENGINES")
 	for _, e := range engines {
 		t.Run(e, func(t *testing.T) {
 			if sel != "" && !slices.Contains(strings.Split(sel, ","), e) {
 				t.Skipf("ACAMBIENT_E2E_ENGINES=%s", sel)
+			}
+			if parallel {
+				t.Parallel()
 			}
 			f(t, needBrowser(t, e))
 		})

@@ -62,33 +62,7 @@ func lfInstall(npm string) (string, error) {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "acambient", "e2e-leaflet")
-	mods := filepath.Join(dir, "node_modules")
-	ok := true
-	for name, version := range lfPackages {
-		var pj struct{ Version string }
-		b, err := os.ReadFile(filepath.Join(mods, name, "package.json"))
-		if err != nil || json.Unmarshal(b, &pj) != nil || pj.Version != version {
-			ok = false
-		}
-	}
-	if ok {
-		return mods, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	deps, _ := json.Marshal(lfPackages)
-	pkg := `{"name": "acambient-e2e-leaflet", "private": true, "dependencies": ` + string(deps) + "}\n"
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644); err != nil {
-		return "", err
-	}
-	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm install in %s: %v\n%s", dir, err, out)
-	}
-	return mods, nil
+	return npmInstallTo(npm, filepath.Join(cache, "acambient", "e2e-leaflet"), "acambient-e2e-leaflet", lfPackages)
 }
 
 // lfBrowser is one browser page behind leaflet_driver.mjs: a command

@@ -108,7 +108,14 @@ func StartServe(t *testing.T, prefix string, args ...string) *Served {
 // printed no URL.
 func TryServe(t *testing.T, prefix string, args ...string) (*Served, error) {
 	t.Helper()
-	argv := append([]string{Binary(t), "serve", "-build=false"}, args...)
+	return TryCommand(t, prefix, append([]string{"serve", "-build=false"}, args...)...)
+}
+
+// TryCommand runs the binary with args as given (no command: `go run .`'s
+// default, serve) and waits for the URL it prints, as TryServe does.
+func TryCommand(t *testing.T, prefix string, args ...string) (*Served, error) {
+	t.Helper()
+	argv := append([]string{Binary(t)}, args...)
 	var cmd *exec.Cmd
 	if prefix != "" {
 		cmd = exec.Command("sh", append([]string{"-c", prefix + ` && exec "$0" "$@"`}, argv...)...)
