@@ -6,9 +6,13 @@
 // mixer that ticks it (core/mix) handed to oto, and the map's tiles
 // (core/mapview); the logic is there and below, tested natively.
 //
-// A position goes setPlayer (ambient.js) → api.setPlayer → Host.SetPlayerPOS
-// → the engine at the mixer's next tick; a sample goes engine → Host.Tick's
-// play events → the mixer's voices → audioOut.Read → oto → Web Audio.
+// It runs in the page's worker (www/ambient.worker.js). A position goes
+// setPlayer (ambient.js) → a message to the worker → api.setPlayer →
+// session.OffData.SetPlayer (the latest call wins; Host.Resolve, then
+// Host.Move) → the engine at the mixer's next tick; a sample goes engine →
+// Host.Tick's play events → the mixer's voices → audioOut.Read → oto, on
+// the worker's stand-in context → the AudioWorklet → Web Audio. Values
+// cross to JavaScript through vert (boundary.go, core/pageval).
 //
 // www/ambient.js runs it with argv[1] naming a global callback, which
 // receives the API object (one per load()). Every error a method returns
