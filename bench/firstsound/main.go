@@ -228,6 +228,7 @@ type measurement struct {
 	LongBefore   float64            `json:"longBefore"`        // the longest main-thread task begun before the first sample, ms (PerformanceObserver "longtask")
 	LongSum      float64            `json:"longSumBefore"`     // those tasks' durations summed, ms
 	LongCount    int                `json:"longCountBefore"`   // how many
+	Move         map[string]float64 `json:"move,omitempty"`    // click runs: setPlayer → the new place heard (run.mjs heard(): desertMs, backMs, …Resolved)
 	StartGaps    int                `json:"startGaps"`         // zero runs ≥ 64 frames in the 1.5 s after the first sample
 	StartSteps   int                `json:"startSteps"`        // steps > 0.25 there
 }
@@ -336,6 +337,22 @@ func report(w io.Writer, plan []link, all []measurement) {
 		slices.Sort(v)
 		fmt.Fprintf(w, "| %s | %.0f (%.0f–%.0f) |\n", k.label, median(v), v[0], v[len(v)-1])
 	}
+	fmt.Fprintf(w, "\nsetPlayer → the new place heard (the destination's level, 23 ms windows, leaving the last 1.5 s's range by 3 dB), ms on the audio clock, median (min–max):\n\n| move | heard | the promise answered |\n|---|---|---|\n")
+	for _, mv := range []struct{ key, label string }{
+		{"desert", "river → desert (its records fetched then)"},
+		{"back", "desert → river (records in memory)"},
+	} {
+		var h, r []float64
+		for _, m := range cs {
+			if x, ok := m.Move[mv.key+"Ms"]; ok && x >= 0 {
+				h = append(h, x)
+			}
+			if x, ok := m.Move[mv.key+"Resolved"]; ok && x >= 0 {
+				r = append(r, x)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mv.label, spread(h), spread(r))
+	}
 	// Stamps a build under study leaves in probe.t as "x:NAME".
 	extra := map[string][]float64{}
 	for _, m := range cs {
@@ -373,6 +390,15 @@ func secs(ms []measurement, f func(measurement) float64) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f s (%.2f)", median(v)/1000, v[0]/1000)
+}
+
+// spread is v's median (min–max), or — when empty.
+func spread(v []float64) string {
+	if len(v) == 0 {
+		return "—"
+	}
+	slices.Sort(v)
+	return fmt.Sprintf("%.0f (%.0f–%.0f)", median(v), v[0], v[len(v)-1])
 }
 
 // millis is a median (min–max) in ms.

@@ -140,8 +140,50 @@ async function visit(page, net, cdp, mode) {
     const v = p.t[k === "ctx" ? "ctxCreated" : k];
     out.clicks[k] = v !== undefined && p.t.click !== undefined ? v - p.t.click : -1;
   }
+  if (mode === "click") {
+    // setPlayer → the new place heard: from the river to the desert (its
+    // records fetched then, over loopback), and back (the river's records
+    // in memory: the engine and the queue alone).
+    out.move = {};
+    for (const [name, to] of [["desert", "0xA5B00037/144,144,24.78"], ["back", "0xA9B5002D/120,96,22.85"]]) {
+      const r = await heard(page, to);
+      for (const [k, v] of Object.entries(r)) out.move[name + k] = v;
+    }
+  }
   for (const [k, v] of Object.entries(p.t)) if (k.startsWith("x:") && p.t.click !== undefined) out.clicks[k] = v - p.t.click;
   return out;
+}
+
+// heard calls setPlayer(to) and measures, on the audio clock, when the
+// destination's level leaves the range it kept over the 1.5 s before the
+// call (by more than 3 dB): ms from the call to that window, and to the
+// promise's answer.
+async function heard(page, to) {
+  const wait = (fn, arg, timeout) => page.waitForFunction(fn, arg, { timeout, polling: 20 });
+  // 1.5 s of the place as it is, counted in the tap's windows.
+  const n0 = await page.evaluate(() => window.probe.rms.length);
+  await wait((n) => window.probe.rms.length >= n + 65, n0, 20000);
+  const call = await page.evaluate(async (to) => {
+    const probe = window.probe, ctx = probe.ctx;
+    const base = probe.rms.slice(-65).map(([, r]) => r);
+    const ts = ctx.getOutputTimestamp();
+    const t0 = performance.now();
+    const frame = Math.round((ts.contextTime + (t0 - ts.performanceTime) / 1000) * ctx.sampleRate);
+    probe.move = { frame, lo: Math.min(...base), hi: Math.max(...base), rate: ctx.sampleRate };
+    await window.ambient.setPlayer(to);
+    probe.move.resolved = performance.now() - t0;
+    return probe.move;
+  }, to);
+  const found = await wait(() => {
+    const m = window.probe.move;
+    const w = window.probe.rms.find(([f, r]) => f >= m.frame && (r > m.hi * 1.4125 || r < m.lo / 1.4125 /* ±3 dB */));
+    return w ? w[0] : false;
+  }, null, 15000).then((h) => h.jsonValue()).catch(() => -1);
+  return {
+    Ms: found >= 0 ? (found - call.frame) / call.rate * 1000 : -1,
+    Resolved: call.resolved,
+    LevelLo: call.lo, LevelHi: call.hi,
+  };
 }
 
 // loaded waits for the host to have nothing pending and the server to
@@ -178,7 +220,7 @@ function probeSource() {
   // the destination, and notes, on the page's clock, when the page asks for
   // the click, the click, the audio context's steps and the first non-zero
   // sample.
-  const probe = window.probe = { t: {}, late: false, long: [] };
+  const probe = window.probe = { t: {}, late: false, long: [], rms: [] };
   const now = () => performance.now();
   // The main thread's long tasks (what a click waits behind).
   try {
@@ -224,6 +266,13 @@ function probeSource() {
     process(inputs) {
       this.blocks++;
       const x = inputs[0] && inputs[0][0];
+      // The level in windows of 1024 frames (23 ms at 44.1 kHz), for the
+      // setPlayer → heard figure.
+      if (x) {
+        for (let i = 0; i < x.length; i++) this.sq = (this.sq || 0) + x[i] * x[i];
+        this.wn = (this.wn || 0) + x.length;
+        if (this.wn >= 1024) { this.port.postMessage({ win: currentFrame + x.length - this.wn, rms: Math.sqrt(this.sq / this.wn) }); this.sq = 0; this.wn = 0; }
+      }
       if (this.done || !x) return true;
       for (let i = 0; i < x.length; i++) {
         const v = x[i], f = currentFrame + i;
@@ -269,6 +318,7 @@ function probeSource() {
         const w = new AudioWorkletNode(this, "firstsound-tap", { numberOfOutputs: 0 });
         w.port.onmessage = (e) => {
           if (e.data.gaps !== undefined) { probe.start = e.data; return; }
+          if (e.data.win !== undefined) { probe.rms.push([e.data.win, e.data.rms]); if (probe.rms.length > 4000) probe.rms.splice(0, 2000); return; }
           firstAt(this, e.data.frame, e.data.atFirst && this.currentTime > 0.01);
         };
         this.__tapIn.connect(w);
