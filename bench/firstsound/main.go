@@ -337,7 +337,7 @@ func report(w io.Writer, plan []link, all []measurement) {
 		slices.Sort(v)
 		fmt.Fprintf(w, "| %s | %.0f (%.0f–%.0f) |\n", k.label, median(v), v[0], v[len(v)-1])
 	}
-	fmt.Fprintf(w, "\nsetPlayer → the new place heard (the destination's level, 23 ms windows, leaving the last 1.5 s's range by 3 dB), ms on the audio clock, median (min–max):\n\n| move | heard | the promise answered |\n|---|---|---|\n")
+	fmt.Fprintf(w, "\nsetPlayer → the new place heard (the destination leaving the last 1.5 s's range: its level by 3 dB or its zero-crossing rate by 25 %%, 23 ms windows), ms on the audio clock, median (min–max):\n\n| move | heard | the promise answered |\n|---|---|---|\n")
 	for _, mv := range []struct{ key, label string }{
 		{"desert", "river → desert (its records fetched then)"},
 		{"back", "desert → river (records in memory)"},

@@ -155,34 +155,35 @@ async function visit(page, net, cdp, mode) {
 }
 
 // heard calls setPlayer(to) and measures, on the audio clock, when the
-// destination's level leaves the range it kept over the 1.5 s before the
-// call (by more than 3 dB): ms from the call to that window, and to the
-// promise's answer.
+// destination leaves the range it kept over the 1.5 s before the call (its
+// level by more than 3 dB, or its zero-crossing rate by more than 25 %):
+// ms from the call to that window, and to the promise's answer.
 async function heard(page, to) {
   const wait = (fn, arg, timeout) => page.waitForFunction(fn, arg, { timeout, polling: 20 });
-  // 1.5 s of the place as it is, counted in the tap's windows.
+  // 3 s of the place as it is (counted in the tap's windows), the last
+  // 1.5 s of which are its range: a previous move has settled by then.
   const n0 = await page.evaluate(() => window.probe.rms.length);
-  await wait((n) => window.probe.rms.length >= n + 65, n0, 20000);
+  await wait((n) => window.probe.rms.length >= n + 130, n0, 20000);
   const call = await page.evaluate(async (to) => {
     const probe = window.probe, ctx = probe.ctx;
-    const base = probe.rms.slice(-65).map(([, r]) => r);
+    const base = probe.rms.slice(-65).map(([, r]) => r), zs = probe.rms.slice(-65).map(([, , z]) => z);
     const ts = ctx.getOutputTimestamp();
     const t0 = performance.now();
     const frame = Math.round((ts.contextTime + (t0 - ts.performanceTime) / 1000) * ctx.sampleRate);
-    probe.move = { frame, lo: Math.min(...base), hi: Math.max(...base), rate: ctx.sampleRate };
+    probe.move = { frame, lo: Math.min(...base), hi: Math.max(...base), zlo: Math.min(...zs), zhi: Math.max(...zs), rate: ctx.sampleRate };
     await window.ambient.setPlayer(to);
     probe.move.resolved = performance.now() - t0;
     return probe.move;
   }, to);
   const found = await wait(() => {
     const m = window.probe.move;
-    const w = window.probe.rms.find(([f, r]) => f >= m.frame && (r > m.hi * 1.4125 || r < m.lo / 1.4125 /* ±3 dB */));
+    const w = window.probe.rms.find(([f, r, z]) => f >= m.frame && (r > m.hi * 1.4125 || r < m.lo / 1.4125 /* ±3 dB */ || z > m.zhi * 1.25 || z < m.zlo / 1.25));
     return w ? w[0] : false;
   }, null, 15000).then((h) => h.jsonValue()).catch(() => -1);
   return {
     Ms: found >= 0 ? (found - call.frame) / call.rate * 1000 : -1,
     Resolved: call.resolved,
-    LevelLo: call.lo, LevelHi: call.hi,
+    LevelLo: call.lo, LevelHi: call.hi, ZcrLo: call.zlo, ZcrHi: call.zhi,
   };
 }
 
@@ -266,12 +267,20 @@ function probeSource() {
     process(inputs) {
       this.blocks++;
       const x = inputs[0] && inputs[0][0];
-      // The level in windows of 1024 frames (23 ms at 44.1 kHz), for the
-      // setPlayer → heard figure.
+      // The level and the zero-crossing rate (a crude brightness: running
+      // water is hiss, dune wind a rumble) in windows of 1024 frames
+      // (23 ms at 44.1 kHz), for the setPlayer → heard figure.
       if (x) {
-        for (let i = 0; i < x.length; i++) this.sq = (this.sq || 0) + x[i] * x[i];
+        for (let i = 0; i < x.length; i++) {
+          this.sq = (this.sq || 0) + x[i] * x[i];
+          if ((x[i] >= 0) !== ((this.last || 0) >= 0)) this.zc = (this.zc || 0) + 1;
+          this.last = x[i];
+        }
         this.wn = (this.wn || 0) + x.length;
-        if (this.wn >= 1024) { this.port.postMessage({ win: currentFrame + x.length - this.wn, rms: Math.sqrt(this.sq / this.wn) }); this.sq = 0; this.wn = 0; }
+        if (this.wn >= 1024) {
+          this.port.postMessage({ win: currentFrame + x.length - this.wn, rms: Math.sqrt(this.sq / this.wn), zcr: this.zc / this.wn });
+          this.sq = 0; this.wn = 0; this.zc = 0;
+        }
       }
       if (this.done || !x) return true;
       for (let i = 0; i < x.length; i++) {
@@ -318,7 +327,7 @@ function probeSource() {
         const w = new AudioWorkletNode(this, "firstsound-tap", { numberOfOutputs: 0 });
         w.port.onmessage = (e) => {
           if (e.data.gaps !== undefined) { probe.start = e.data; return; }
-          if (e.data.win !== undefined) { probe.rms.push([e.data.win, e.data.rms]); if (probe.rms.length > 4000) probe.rms.splice(0, 2000); return; }
+          if (e.data.win !== undefined) { probe.rms.push([e.data.win, e.data.rms, e.data.zcr]); if (probe.rms.length > 4000) probe.rms.splice(0, 2000); return; }
           firstAt(this, e.data.frame, e.data.atFirst && this.currentTime > 0.01);
         };
         this.__tapIn.connect(w);
