@@ -1,28 +1,31 @@
 // Command firstsound measures what a new user waits for: the demo page at
 // the river, opened in headless Chromium (Debian's, driven by node and
-// playwright-core as e2e/ does) over loopback and over emulated links
-// (Chromium's network emulation, Network.emulateNetworkConditions: 50, 10
-// and 4 Mbit/s with 40 ms round trips), each cold (a fresh profile) and
-// warm (the same profile, a second navigation). The harness clicks the
-// overlay as soon as the page says "Click to listen", and prints, as
-// medians and minima over the runs:
+// playwright-core as e2e/ does) over loopback and over emulated links (50,
+// 10 and 4 Mbit/s with 40 ms round trips, made by the bench's own server:
+// wire.go), each cold (a fresh profile) and warm (the same profile, a
+// second navigation). The harness clicks the overlay as soon as the page
+// says "Click to listen", and prints, as medians and minima over the runs:
 //
 //   - ready: navigation → the page asks for the click;
 //   - first sound: navigation → the first non-zero sample at the Web Audio
 //     destination (the probe of docs/browser-testing.md §4);
-//   - bytes on the wire before that sample (CDP Network.dataReceived and
-//     loadingFinished, encoded bytes, headers included);
+//   - bytes on the wire before that sample (the server's log: the engine
+//     runs in a Worker, whose requests a CDP session on the page does not
+//     see; headers included);
+//   - the longest main-thread task begun before that sample and the long
+//     tasks' sum (PerformanceObserver "longtask": what an input during
+//     the start waits behind);
 //   - everything loaded: navigation → the last request of the ring's load;
 //   - the records and the wasm fetched over the network (not from the cache);
 //
 // and, separately, click → first sample with every record already loaded,
-// with the click's parts (context made, ScriptProcessor made, resume, the
-// context running, the first audioprocess, the first sample).
+// with the click's parts (start() called, the context made, resume, the
+// context running, the first sample).
 //
 //	go run ./bench/firstsound [-runs 5] [-links local,50,10,4] [-rtt 40ms] [-json FILE]
 //
 // The figures are wall-clock times on whatever else the machine runs: the
-// load average is printed with them.
+// load average is printed with them. Nothing here is a test: it prints.
 package main
 
 import (
@@ -117,14 +120,26 @@ func run() error {
 	}
 	h := server.New(server.Options{Portal: source.NewMemory(w.Portal), Cell: source.NewMemory(w.Cell),
 		Name: "demo world", WWW: dir, Log: log.New(io.Discard, "", 0)})
+	// The page's server logs and shapes what it sends (wire.go); the
+	// control server hands the log to the node half.
+	var wl wireLog
+	var sh shaper
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
+	srv := &http.Server{Handler: wl.wrap(h, &sh)}
+	go srv.Serve(shapedListener{Listener: ln, s: &sh})
 	defer srv.Close()
 	url := "http://" + ln.Addr().String() + "/"
+	cln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	csrv := &http.Server{Handler: wl.control()}
+	go csrv.Serve(cln)
+	defer csrv.Close()
+	control := "http://" + cln.Addr().String()
 
 	fmt.Printf("ambient.wasm %d B raw, %d B brotli; Chromium %s; %d runs per link; load average %s\n",
 		wasm.Size(), br.Size(), chromiumVersion(chromium), *runs, loadAvg())
@@ -136,14 +151,16 @@ func run() error {
 
 	var all []measurement
 	for _, l := range plan {
-		ms, err := drive(script, pwDir, chromium, url, l, *runs, "visit", *timeline, *profile)
+		sh.set(l)
+		ms, err := drive(script, pwDir, chromium, url, control, l, *runs, "visit", *timeline, *profile)
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.name, err)
 		}
 		all = append(all, ms...)
 	}
 	if *clicks > 0 {
-		ms, err := drive(script, pwDir, chromium, url, link{name: "local"}, *clicks, "click", *timeline, *profile)
+		sh.set(link{name: "local"})
+		ms, err := drive(script, pwDir, chromium, url, control, link{name: "local"}, *clicks, "click", *timeline, *profile)
 		if err != nil {
 			return fmt.Errorf("click: %w", err)
 		}
@@ -208,15 +225,18 @@ type measurement struct {
 	Long         json.RawMessage    `json:"long,omitempty"`    // the main thread's long tasks [start, ms] (-timeline)
 	Profile      json.RawMessage    `json:"profile,omitempty"` // -profile: {file, start: the profile's start on the page clock, ms}
 	Clicks       map[string]float64 `json:"clicks"`            // the click's parts, ms after the click
+	LongBefore   float64            `json:"longBefore"`        // the longest main-thread task begun before the first sample, ms (PerformanceObserver "longtask")
+	LongSum      float64            `json:"longSumBefore"`     // those tasks' durations summed, ms
+	LongCount    int                `json:"longCountBefore"`   // how many
+	Move         map[string]float64 `json:"move,omitempty"`    // click runs: setPlayer → the new place heard (run.mjs heard(): desertMs, backMs, …Resolved)
 	StartGaps    int                `json:"startGaps"`         // zero runs ≥ 64 frames in the 1.5 s after the first sample
 	StartSteps   int                `json:"startSteps"`        // steps > 0.25 there
 }
 
 // drive runs the node half for one link and reads its JSON lines.
-func drive(script, pwDir, chromium, url string, l link, runs int, mode string, timeline bool, profile string) ([]measurement, error) {
+func drive(script, pwDir, chromium, url, control string, l link, runs int, mode string, timeline bool, profile string) ([]measurement, error) {
 	cfg, _ := json.Marshal(map[string]any{
-		"runs": runs, "mode": mode, "link": l.name, "timeline": timeline, "profile": profile,
-		"mbit": l.mbit, "latencyMs": float64(l.latency) / float64(time.Millisecond),
+		"runs": runs, "mode": mode, "link": l.name, "timeline": timeline, "profile": profile, "control": control,
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(runs)*3*time.Minute)
 	defer cancel()
@@ -241,8 +261,8 @@ func drive(script, pwDir, chromium, url string, l link, runs int, mode string, t
 			fmt.Fprintf(os.Stderr, "%s run %d (warm %v): %s\n", m.Link, m.Run, m.Warm, m.Error)
 		}
 		ms = append(ms, m)
-		fmt.Fprintf(os.Stderr, "%s %s run %d warm=%v: ready %.0f, first %.0f, %d B before, loaded %.0f\n",
-			m.Link, m.Mode, m.Run, m.Warm, m.Ready, m.First, m.BytesFirst, m.Loaded)
+		fmt.Fprintf(os.Stderr, "%s %s run %d warm=%v: ready %.0f, first %.0f, %d B before, loaded %.0f; long tasks before: %d, longest %.0f, sum %.0f; load average %s\n",
+			m.Link, m.Mode, m.Run, m.Warm, m.Ready, m.First, m.BytesFirst, m.Loaded, m.LongCount, m.LongBefore, m.LongSum, loadAvg())
 	}
 	if err := cmd.Wait(); err != nil {
 		return ms, fmt.Errorf("node run.mjs: %w", err)
@@ -252,8 +272,8 @@ func drive(script, pwDir, chromium, url string, l link, runs int, mode string, t
 
 // report prints the tables: per link, cold and warm, median (min).
 func report(w io.Writer, plan []link, all []measurement) {
-	fmt.Fprintf(w, "\n| link | visit | ready | first sound | bytes before it | everything loaded | bytes in all | records over the network | wasm |\n")
-	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "\n| link | visit | ready | first sound | bytes before it | longest main-thread task before it | long tasks' sum before it | everything loaded | bytes in all | records over the network | wasm |\n")
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range plan {
 		for _, warm := range []bool{false, true} {
 			var ms []measurement
@@ -275,10 +295,12 @@ func report(w io.Writer, plan []link, all []measurement) {
 					late = " (≤)"
 				}
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s%s | %s | %s | %s | %s | %s |\n", l.name, visit,
+			fmt.Fprintf(w, "| %s | %s | %s | %s%s | %s | %s | %s | %s | %s | %s | %s |\n", l.name, visit,
 				secs(ms, func(m measurement) float64 { return m.Ready }),
 				secs(ms, func(m measurement) float64 { return m.First }), late,
 				mib(ms, func(m measurement) float64 { return float64(m.BytesFirst) }),
+				millis(ms, func(m measurement) float64 { return m.LongBefore }),
+				millis(ms, func(m measurement) float64 { return m.LongSum }),
 				secs(ms, func(m measurement) float64 { return m.Loaded }),
 				mib(ms, func(m measurement) float64 { return float64(m.BytesAll) }),
 				count(ms, func(m measurement) float64 { return float64(m.NetRecords) }),
@@ -315,6 +337,22 @@ func report(w io.Writer, plan []link, all []measurement) {
 		slices.Sort(v)
 		fmt.Fprintf(w, "| %s | %.0f (%.0f–%.0f) |\n", k.label, median(v), v[0], v[len(v)-1])
 	}
+	fmt.Fprintf(w, "\nsetPlayer → the new place heard (the destination leaving the last 1.5 s's range: its level by 3 dB or its zero-crossing rate by 25 %%, 23 ms windows), ms on the audio clock, median (min–max):\n\n| move | heard | the promise answered |\n|---|---|---|\n")
+	for _, mv := range []struct{ key, label string }{
+		{"desert", "river → desert (its records fetched then)"},
+		{"back", "desert → river (records in memory)"},
+	} {
+		var h, r []float64
+		for _, m := range cs {
+			if x, ok := m.Move[mv.key+"Ms"]; ok && x >= 0 {
+				h = append(h, x)
+			}
+			if x, ok := m.Move[mv.key+"Resolved"]; ok && x >= 0 {
+				r = append(r, x)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mv.label, spread(h), spread(r))
+	}
 	// Stamps a build under study leaves in probe.t as "x:NAME".
 	extra := map[string][]float64{}
 	for _, m := range cs {
@@ -340,13 +378,9 @@ func sorted(v []float64) []float64 { slices.Sort(v); return v }
 var clickSteps = []struct{ key, label string }{
 	{"clickEvent", "click event dispatched"},
 	{"start", "the page calls start()"},
-	{"goStart", "the Go start() entered"},
 	{"ctx", "AudioContext made"},
-	{"sp", "ScriptProcessor made"},
-	{"goStarted", "the Go start() returned"},
 	{"resume", "resume() called (first after the click)"},
 	{"running", "context running"},
-	{"firstProcess", "first audioprocess event"},
 	{"first", "first non-zero sample at the destination"},
 }
 
@@ -356,6 +390,24 @@ func secs(ms []measurement, f func(measurement) float64) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f s (%.2f)", median(v)/1000, v[0]/1000)
+}
+
+// spread is v's median (min–max), or — when empty.
+func spread(v []float64) string {
+	if len(v) == 0 {
+		return "—"
+	}
+	slices.Sort(v)
+	return fmt.Sprintf("%.0f (%.0f–%.0f)", median(v), v[0], v[len(v)-1])
+}
+
+// millis is a median (min–max) in ms.
+func millis(ms []measurement, f func(measurement) float64) string {
+	v := values(ms, f)
+	if len(v) == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f ms (%.0f–%.0f)", median(v), v[0], v[len(v)-1])
 }
 
 func mib(ms []measurement, f func(measurement) float64) string {

@@ -2,8 +2,11 @@
 //
 //   node run.mjs PLAYWRIGHT_DIR CHROMIUM URL CONFIG_JSON
 //
-// CONFIG: {runs, mode: "visit"|"click", link, mbit (0: no emulation),
-// latencyMs}. Each run launches Chromium on a fresh profile; "visit" opens
+// CONFIG: {runs, mode: "visit"|"click", link, control: the URL of the
+// server's request log (main.go: wire.go)}. The link is emulated by the
+// server, and the wire is read from its log: the records and the wasm are
+// fetched by the engine's Worker, a target a CDP session on the page does
+// not see (issue 32). Each run launches Chromium on a fresh profile; "visit" opens
 // URL (cold), clicks the overlay as soon as the page says "Click to
 // listen", waits for the first sample and for the load to end, then opens
 // it again in the same profile (warm) and does the same; "click" waits for
@@ -33,20 +36,11 @@ for (let run = 0; run < cfg.runs; run++) {
     await page.exposeBinding("__firstsoundReady", () => { if (readyNow) readyNow(); });
     await page.addInitScript(probeSource);
     const cdp = await context.newCDPSession(page);
-    const net = new NetLog(cdp);
-    await cdp.send("Network.enable");
+    const net = new ServerLog(cfg.control);
     const visits = cfg.mode === "click" ? [false] : [false, true];
     for (const warm of visits) {
       if (warm) await page.goto("about:blank");
-      if (cfg.mbit > 0) {
-        // Applied before each navigation: the emulation is the target's, and
-        // covers every request the page makes, the wasm's fetch() included.
-        const bps = cfg.mbit * 1e6 / 8;
-        await cdp.send("Network.emulateNetworkConditions", {
-          offline: false, latency: cfg.latencyMs, downloadThroughput: bps, uploadThroughput: bps,
-        });
-      }
-      net.reset();
+      await net.reset();
       if (cfg.profile) {
         await cdp.send("Profiler.enable");
         await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
@@ -64,9 +58,10 @@ for (let run = 0; run < cfg.runs; run++) {
         mkdirSync(cfg.profile, { recursive: true });
         const file = join(cfg.profile, `${cfg.link.replace(/\W+/g, "_")}-${cfg.mode}-${run}-${warm ? "warm" : "cold"}.cpuprofile`);
         writeFileSync(file, JSON.stringify(profile));
-        if (m.toPage) m.profile = { file, start: m.toPage(profile.startTime / 1e6) };
+        // Its clock is CDP's monotonic one, which the server's log does not
+        // share: the file alone.
+        m.profile = { file };
       }
-      delete m.toPage;
       console.log(JSON.stringify({ link: cfg.link, mode: cfg.mode, run, warm, ...m }));
     }
   } finally {
@@ -97,144 +92,126 @@ async function visit(page, net, cdp, mode) {
   await wait(() => window.probe.t.first !== undefined);
   await wait(() => window.probe.start !== undefined, 10000).catch(() => {});
   if (mode !== "click") await loaded(page, net);
-  const p = await page.evaluate(() => {
-    const nav = performance.getEntriesByType("navigation")[0];
-    return { t: window.probe.t, late: window.probe.late, start: window.probe.start || null, long: window.probe.long, requestStart: nav ? nav.requestStart : -1, timeOrigin: performance.timeOrigin };
-  });
-  const toPage = net.clock(p);
+  const p = await page.evaluate(() => ({
+    t: window.probe.t, late: window.probe.late, start: window.probe.start || null, long: window.probe.long,
+    timeOrigin: performance.timeOrigin,
+  }));
+  const log = await net.fetch();
+  // The server's times are Unix ms; the page's clock starts at timeOrigin
+  // (Unix ms too, the same machine's clock).
+  const toPage = (unix) => unix - p.timeOrigin;
   const first = p.t.first;
+  // The main thread's long tasks that began before the first sound (what
+  // a click during the start waits behind).
+  const before = p.long.filter(([start]) => first !== undefined && start < first);
   const out = {
-    toPage,
     ready: p.t.ready, click: p.t.click, first, firstLate: !!p.late,
-    bytesFirst: net.bytesBefore(toPage, first),
-    bytesAll: net.bytesBefore(toPage, Infinity),
-    loaded: net.lastFinish(toPage),
-    requests: net.reqs.size,
+    bytesFirst: bytesBefore(log, toPage, first),
+    bytesAll: bytesBefore(log, toPage, Infinity),
+    loaded: log.entries.reduce((t, e) => Math.max(t, e.end >= 0 ? toPage(e.end) : -1), -1),
+    requests: log.entries.length,
     netRecords: 0, netRecords200: 0,
-    wasm: { status: 0, fromCache: false, bytes: 0, ms: -1 },
+    wasm: { status: 0, fromCache: true, bytes: 0, ms: -1 },
     clicks: {},
+    longBefore: before.reduce((m, [, d]) => Math.max(m, d), 0),
+    longSumBefore: before.reduce((s, [, d]) => s + d, 0),
+    longCountBefore: before.length,
     startGaps: p.start ? p.start.gaps : -1, startSteps: p.start ? p.start.steps : -1,
   };
   if (cfg.timeline) {
     out.long = p.long;
-    out.timeline = [...net.reqs.values()].map((r) => ({
-      url: r.url.replace(/^https?:\/\/[^/]+/, ""), status: r.wire || r.status, cached: !r.overNetwork(),
-      start: Math.round(toPage(r.start)), end: r.end >= 0 ? Math.round(toPage(r.end)) : -1, bytes: r.total,
+    out.timeline = log.entries.map((e) => ({
+      url: e.path, status: e.status, start: Math.round(toPage(e.start)), end: e.end >= 0 ? Math.round(toPage(e.end)) : -1, bytes: e.bytes,
     })).sort((a, b) => a.start - b.start);
   }
-  for (const r of net.reqs.values()) {
-    if (/\/files\/0x[0-9A-Fa-f]{8}$/.test(r.url) && r.overNetwork()) {
+  // What the server answered came over the network (a 200 or a
+  // revalidation's 304); what it never saw came from the browser's cache.
+  for (const e of log.entries) {
+    if (/^\/files\/0x[0-9A-Fa-f]{8}$/.test(e.path)) {
       out.netRecords++;
-      if (r.status === 200) out.netRecords200++;
+      if (e.status === 200) out.netRecords200++;
     }
-    if (/ambient\.wasm(\?|$)/.test(r.url)) {
-      out.wasm = { status: r.wire || r.status, fromCache: !r.overNetwork(), bytes: r.encoded(), ms: r.end >= 0 ? (r.end - r.start) * 1000 : -1, at: toPage(r.start) };
+    if (/ambient\.wasm(\?|$)/.test(e.path)) {
+      out.wasm = { status: e.status, fromCache: false, bytes: e.bytes, ms: e.end >= 0 ? e.end - e.start : -1, at: toPage(e.start) };
       out.wasmRequests = (out.wasmRequests || 0) + 1;
     }
   }
-  for (const k of ["clickEvent", "start", "goStart", "ctx", "sp", "goStarted", "resume", "running", "firstProcess", "first"]) {
-    const v = p.t[k === "ctx" ? "ctxCreated" : k === "sp" ? "spCreated" : k];
+  for (const k of ["clickEvent", "start", "ctx", "resume", "running", "first"]) {
+    const v = p.t[k === "ctx" ? "ctxCreated" : k];
     out.clicks[k] = v !== undefined && p.t.click !== undefined ? v - p.t.click : -1;
+  }
+  if (mode === "click") {
+    // setPlayer → the new place heard: from the river to the desert (its
+    // records fetched then, over loopback), and back (the river's records
+    // in memory: the engine and the queue alone).
+    out.move = {};
+    for (const [name, to] of [["desert", "0xA5B00037/144,144,24.78"], ["back", "0xA9B5002D/120,96,22.85"]]) {
+      const r = await heard(page, to);
+      for (const [k, v] of Object.entries(r)) out.move[name + k] = v;
+    }
   }
   for (const [k, v] of Object.entries(p.t)) if (k.startsWith("x:") && p.t.click !== undefined) out.clicks[k] = v - p.t.click;
   return out;
 }
 
-// loaded waits for the host to have nothing pending and the network to
-// have been quiet for a second.
+// heard calls setPlayer(to) and measures, on the audio clock, when the
+// destination leaves the range it kept over the 1.5 s before the call (its
+// level by more than 3 dB, or its zero-crossing rate by more than 25 %):
+// ms from the call to that window, and to the promise's answer.
+async function heard(page, to) {
+  const wait = (fn, arg, timeout) => page.waitForFunction(fn, arg, { timeout, polling: 20 });
+  // 3 s of the place as it is (counted in the tap's windows), the last
+  // 1.5 s of which are its range: a previous move has settled by then.
+  const n0 = await page.evaluate(() => window.probe.rms.length);
+  await wait((n) => window.probe.rms.length >= n + 130, n0, 20000);
+  const call = await page.evaluate(async (to) => {
+    const probe = window.probe, ctx = probe.ctx;
+    const base = probe.rms.slice(-65).map(([, r]) => r), zs = probe.rms.slice(-65).map(([, , z]) => z);
+    const ts = ctx.getOutputTimestamp();
+    const t0 = performance.now();
+    const frame = Math.round((ts.contextTime + (t0 - ts.performanceTime) / 1000) * ctx.sampleRate);
+    probe.move = { frame, lo: Math.min(...base), hi: Math.max(...base), zlo: Math.min(...zs), zhi: Math.max(...zs), rate: ctx.sampleRate };
+    await window.ambient.setPlayer(to);
+    probe.move.resolved = performance.now() - t0;
+    return probe.move;
+  }, to);
+  const found = await wait(() => {
+    const m = window.probe.move;
+    const w = window.probe.rms.find(([f, r, z]) => f >= m.frame && (r > m.hi * 1.4125 || r < m.lo / 1.4125 /* ±3 dB */ || z > m.zhi * 1.25 || z < m.zlo / 1.25));
+    return w ? w[0] : false;
+  }, null, 15000).then((h) => h.jsonValue()).catch(() => -1);
+  return {
+    Ms: found >= 0 ? (found - call.frame) / call.rate * 1000 : -1,
+    Resolved: call.resolved,
+    LevelLo: call.lo, LevelHi: call.hi, ZcrLo: call.zlo, ZcrHi: call.zhi,
+  };
+}
+
+// loaded waits for the host to have nothing pending and the server to
+// have answered everything and been quiet for a second.
 async function loaded(page, net) {
   const t0 = Date.now();
   for (;;) {
     const pending = await page.evaluate(() => window.ambient ? window.ambient.state().loading.pending : -1);
-    if (pending === 0 && net.inflight() === 0 && Date.now() - net.lastEvent > 1000) return;
-    if (Date.now() - t0 > 180000) throw new Error("the load did not end in 180 s");
+    const log = await net.fetch();
+    if (pending === 0 && log.inflight === 0 && log.quietMs > 1000) return;
+    if (Date.now() - t0 > 180000) throw new Error(`the load did not end in 180 s (pending ${pending}, ${log.inflight} requests in flight)`);
     await T(100);
   }
 }
 
-// NetLog keeps the CDP Network events of one navigation.
-class NetLog {
-  constructor(cdp) {
-    this.reset();
-    const get = (id) => this.reqs.get(id);
-    cdp.on("Network.requestWillBeSent", (e) => {
-      this.lastEvent = Date.now();
-      if (!e.request.url.startsWith("http")) return;
-      const r = get(e.requestId);
-      if (r) { r.url = e.request.url; return; } // a redirect: the same id
-      this.reqs.set(e.requestId, new Req(e));
-    });
-    cdp.on("Network.requestServedFromCache", (e) => { const r = get(e.requestId); if (r) r.cached = true; });
-    // The status as sent (a revalidation's 304, which responseReceived
-    // reports as the cached answer's 200).
-    cdp.on("Network.responseReceivedExtraInfo", (e) => { const r = get(e.requestId); if (r) r.wire = e.statusCode; });
-    cdp.on("Network.responseReceived", (e) => {
-      this.lastEvent = Date.now();
-      const r = get(e.requestId);
-      if (!r) return;
-      r.status = e.response.status;
-      r.cached = r.cached || e.response.fromDiskCache || e.response.fromPrefetchCache || e.response.fromServiceWorker;
-      if (e.type === "Document" && e.response.timing) r.timing = e.response.timing;
-    });
-    cdp.on("Network.dataReceived", (e) => {
-      this.lastEvent = Date.now();
-      const r = get(e.requestId);
-      if (r) r.chunks.push([e.timestamp, e.encodedDataLength]);
-    });
-    cdp.on("Network.loadingFinished", (e) => {
-      this.lastEvent = Date.now();
-      const r = get(e.requestId);
-      if (r) { r.end = e.timestamp; r.total = e.encodedDataLength; }
-    });
-    cdp.on("Network.loadingFailed", (e) => {
-      this.lastEvent = Date.now();
-      const r = get(e.requestId);
-      if (r) { r.end = e.timestamp; r.failed = true; }
-    });
-  }
-
-  reset() { this.reqs = new Map(); this.lastEvent = Date.now(); }
-  inflight() { let n = 0; for (const r of this.reqs.values()) if (r.end < 0) n++; return n; }
-
-  // clock maps a CDP timestamp (monotonic seconds) to the page's clock (ms
-  // since its navigation started): the document's request start is known
-  // on both (Navigation Timing's requestStart is the load timing's
-  // sendStart); without it, through the wall clock.
-  clock(p) {
-    let doc = null;
-    for (const r of this.reqs.values()) if (r.timing && !doc) doc = r;
-    if (doc && p.requestStart > 0) {
-      const at = doc.timing.requestTime * 1000 + doc.timing.sendStart;
-      return (ts) => ts * 1000 - at + p.requestStart;
-    }
-    const r = this.reqs.values().next().value;
-    return (ts) => (ts - r.start + r.wall) * 1000 - p.timeOrigin;
-  }
-
-  // bytesBefore sums the encoded bytes received up to page time t.
-  bytesBefore(toPage, t) {
-    let n = 0;
-    for (const r of this.reqs.values()) {
-      if (r.end >= 0 && !r.failed && toPage(r.end) <= t) { n += r.total; continue; }
-      for (const [ts, b] of r.chunks) if (toPage(ts) <= t) n += b;
-    }
-    return n;
-  }
-
-  lastFinish(toPage) {
-    let t = -1;
-    for (const r of this.reqs.values()) if (r.end >= 0) t = Math.max(t, toPage(r.end));
-    return t;
-  }
+// ServerLog reads the page server's request log (main.go's wire.go).
+class ServerLog {
+  constructor(control) { this.control = control; }
+  async reset() { await fetch(this.control + "/reset", { method: "POST" }); }
+  async fetch() { return (await fetch(this.control + "/log")).json(); }
 }
 
-class Req {
-  constructor(e) {
-    this.url = e.request.url; this.start = e.timestamp; this.wall = e.wallTime;
-    this.status = 0; this.wire = 0; this.cached = false; this.end = -1; this.total = 0; this.failed = false; this.chunks = [];
-  }
-  overNetwork() { return !this.cached && this.status > 0 && this.total > 0; }
-  encoded() { return this.total; }
+// bytesBefore sums the bytes the server sent up to page time t.
+function bytesBefore(log, toPage, t) {
+  let n = 0;
+  for (const e of log.entries) for (const [ts, b] of e.chunks || []) if (toPage(ts) <= t) n += b;
+  return n;
 }
 
 await main();
@@ -244,7 +221,7 @@ function probeSource() {
   // the destination, and notes, on the page's clock, when the page asks for
   // the click, the click, the audio context's steps and the first non-zero
   // sample.
-  const probe = window.probe = { t: {}, late: false, long: [] };
+  const probe = window.probe = { t: {}, late: false, long: [], rms: [] };
   const now = () => performance.now();
   // The main thread's long tasks (what a click waits behind).
   try {
@@ -261,16 +238,13 @@ function probeSource() {
   }).observe(document, { subtree: true, childList: true, characterData: true });
   addEventListener("pointerdown", () => { if (probe.t.click === undefined) probe.t.click = now(); }, true);
   addEventListener("click", () => { if (probe.t.clickEvent === undefined) probe.t.clickEvent = now(); }, true);
-  // The page's start() and the Go side's, timed from outside.
+  // The page's start(), timed from outside (the engine is in a Worker:
+  // its own steps are not on this thread).
   const hook = setInterval(() => {
     const a = window.ambient;
-    if (!a || !a._api) return;
+    if (!a) return;
     clearInterval(hook);
-    const api = a._api, goStart = api.start, start = a.start;
-    api.start = function (...x) {
-      if (probe.t.goStart === undefined) probe.t.goStart = now();
-      try { return goStart.apply(this, x); } finally { if (probe.t.goStarted === undefined) probe.t.goStarted = now(); }
-    };
+    const start = a.start;
     a.start = function (...x) { if (probe.t.start === undefined) probe.t.start = now(); return start.apply(this, x); };
   }, 5);
 
@@ -293,6 +267,21 @@ function probeSource() {
     process(inputs) {
       this.blocks++;
       const x = inputs[0] && inputs[0][0];
+      // The level and the zero-crossing rate (a crude brightness: running
+      // water is hiss, dune wind a rumble) in windows of 1024 frames
+      // (23 ms at 44.1 kHz), for the setPlayer → heard figure.
+      if (x) {
+        for (let i = 0; i < x.length; i++) {
+          this.sq = (this.sq || 0) + x[i] * x[i];
+          if ((x[i] >= 0) !== ((this.last || 0) >= 0)) this.zc = (this.zc || 0) + 1;
+          this.last = x[i];
+        }
+        this.wn = (this.wn || 0) + x.length;
+        if (this.wn >= 1024) {
+          this.port.postMessage({ win: currentFrame + x.length - this.wn, rms: Math.sqrt(this.sq / this.wn), zcr: this.zc / this.wn });
+          this.sq = 0; this.wn = 0; this.zc = 0;
+        }
+      }
       if (this.done || !x) return true;
       for (let i = 0; i < x.length; i++) {
         const v = x[i], f = currentFrame + i;
@@ -338,6 +327,7 @@ function probeSource() {
         const w = new AudioWorkletNode(this, "firstsound-tap", { numberOfOutputs: 0 });
         w.port.onmessage = (e) => {
           if (e.data.gaps !== undefined) { probe.start = e.data; return; }
+          if (e.data.win !== undefined) { probe.rms.push([e.data.win, e.data.rms, e.data.zcr]); if (probe.rms.length > 4000) probe.rms.splice(0, 2000); return; }
           firstAt(this, e.data.frame, e.data.atFirst && this.currentTime > 0.01);
         };
         this.__tapIn.connect(w);
@@ -346,12 +336,6 @@ function probeSource() {
     resume() {
       if (probe.t.resume === undefined && probe.t.click !== undefined) probe.t.resume = now();
       return super.resume();
-    }
-    createScriptProcessor(...a) {
-      const sp = super.createScriptProcessor(...a);
-      if (probe.t.spCreated === undefined) probe.t.spCreated = now();
-      sp.addEventListener("audioprocess", () => { if (probe.t.firstProcess === undefined) probe.t.firstProcess = now(); });
-      return sp;
     }
   };
   const nativeConnect = AudioNode.prototype.connect;
