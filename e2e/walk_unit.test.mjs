@@ -77,20 +77,29 @@ test("walkRoute: stop() ends it where it is; a failed move rejects done", async 
 
 test("bindLeaflet's walk pans the map, moves by map coordinates, and holds the pointer off meanwhile", async () => {
   const handlers = new Map(), pans = [];
+  // The binding follows the DOM's pointermove on the map's container.
+  const container = new EventTarget();
   const map = {
     on(o) { for (const [k, f] of Object.entries(o)) handlers.set(k, f); },
     off(o) { for (const k of Object.keys(o)) handlers.delete(k); },
     getCenter: () => ({ lat: 0, lng: 0 }),
+    getContainer: () => container,
+    mouseEventToLatLng: (e) => e.latlng,
     panTo: (ll) => pans.push(ll),
+  };
+  const point = (latlng) => {
+    const ev = new Event("pointermove");
+    Object.assign(ev, { latlng, pointerType: "mouse" });
+    container.dispatchEvent(ev);
   };
   const amb = fakeAmb();
   const unbind = bindLeaflet(map, amb, { follow: "cursor", throttleMs: 0 });
   const w = unbind.walk([RIVER, { X: RIVER.X + 12, Y: RIVER.Y }], { speed: 24 });
-  handlers.get("mousemove")({ latlng: { lat: 100, lng: 100 }, originalEvent: {} }); // ignored while walking
+  point({ lat: 100, lng: 100 }); // ignored while walking
   await w.done;
   assert.ok(amb.calls.every((p) => p.ns !== undefined && Math.abs(p.ns - (RIVER.Y / 24 - 1019.5) / 10) < 1e-9), JSON.stringify(amb.calls));
   assert.deepEqual(pans.at(-1), [RIVER.Y, RIVER.X + 12]);
-  handlers.get("mousemove")({ latlng: { lat: 100, lng: 100 }, originalEvent: {} }); // the pointer moves it again
+  point({ lat: 100, lng: 100 }); // the pointer moves it again
   assert.ok(Math.abs(amb.calls.at(-1).ns - (100 / 24 - 1019.5) / 10) < 1e-9);
   unbind();
 });

@@ -468,7 +468,9 @@ class Link {
     const versioned = mapped(new URL("./ambient.worker.js", import.meta.url).href);
     // A worker of another origin is refused (Chromium throws; Firefox
     // reports it as the page's error): go to the Blob URL at once.
-    const foreign = new URL(versioned || import.meta.url).origin !== globalThis.location?.origin;
+    // The worker's own URL decides: a bundler rewrites it to where the app
+    // serves the script, while import.meta.url may stay the build's file:.
+    const foreign = new URL(versioned || new URL("./ambient.worker.js", import.meta.url).href).origin !== globalThis.location?.origin;
     try {
       if (foreign) why = "the module is of another origin";
       else w = versioned ? new Worker(versioned, { type: "module" })

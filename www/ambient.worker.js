@@ -11,7 +11,26 @@
 // "audioprocess" events are fired by Output: at the engine's own pace before
 // the audio runs, and at the worklet's demand after.
 
-import { hexId as hex, landblockId, ring, BLOCK, WORLD } from "./geo.js";
+// The worker imports nothing: some bundlers (Rollup's import-meta-assets,
+// webpack's asset URL) copy this script as it is, beside no sibling, and a
+// worker does not see the page's import map (so a sibling would be fetched
+// unversioned). The few facts of geo.js it needs (docs/dat-format.md §8:
+// 24 m cells, 8 to a landblock side, 255 landblocks) are restated here;
+// keep them equal to geo.js's.
+const BLOCK = 24 * 8;
+const BLOCKS = 255;
+const WORLD = BLOCK * BLOCKS;
+const hex = (id) => "0x" + (Number(id) >>> 0).toString(16).toUpperCase().padStart(8, "0");
+const landblockId = (bx, by) => ((bx << 24) | (by << 16) | 0xffff) >>> 0;
+function ring(bx, by) {
+  const out = [];
+  for (let x = bx - 1; x <= bx + 1; x++) {
+    for (let y = by - 1; y <= by + 1; y++) {
+      if (x >= 0 && y >= 0 && x < BLOCKS && y < BLOCKS) out.push([x, y]);
+    }
+  }
+  return out;
+}
 
 
 // The region record: what the Go side asks for first.
