@@ -162,10 +162,12 @@ export class AmbientAudio {
     // The worker sends its pre-roll now, so that it is on the audio
     // thread's queue when the context's first quantum renders.
     this._link.post({ t: "audio", running: true });
-    if (ctx.state !== "running") {
-      // resume() stays pending until the browser allows audio: don't wait.
-      await Promise.race([ctx.resume().catch(() => {}), new Promise((r) => setTimeout(r, 200))]);
-    }
+    // Resumed even where the state reads "running": a stop() just before
+    // (an element handing over to another) leaves a suspend() pending that
+    // would land after this start; a resume() queued behind it wins, and on
+    // a running context it is a no-op. resume() stays pending until the
+    // browser allows audio: don't wait.
+    await Promise.race([ctx.resume().catch(() => {}), new Promise((r) => setTimeout(r, 200))]);
     const running = ctx.state === "running";
     if (!running) this._resumeOnGesture();
     return { running, waitingForGesture: !running, sampleRate: ctx.sampleRate };
