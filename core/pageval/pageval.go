@@ -119,7 +119,9 @@ type Play struct {
 	Dist       float64 `js:"dist"`
 }
 
-// Voice is a sounding voice: its play's keys, then its end and slot.
+// Voice is a sounding voice: its play's keys, then its end and slot. Play's
+// fields are written out, not embedded: vert nests an embedded struct as an
+// object of its own, and the page reads one flat object.
 type Voice struct {
 	T          float64 `js:"t"`
 	Event      string  `js:"event"`
