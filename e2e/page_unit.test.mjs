@@ -135,8 +135,10 @@ test("latestWins: one run in flight, the latest waiting value next", async () =>
   assert.deepEqual(ran, [1, 3, 4, "throws", 5], "a run that threw does not stop the next");
 });
 
-test("Movement: a go that settles after a later one began moves nothing", async () => {
-  // The page's elements and globals, as much as Movement touches.
+// withPage runs f with the page's elements and globals, as much as Movement
+// touches, and an engine whose setPlayer settles when the test says, with
+// the position it was given (a superseded call answers its own position).
+async function withPage(f) {
   const el = () => ({ addEventListener() {}, value: "", textContent: "" });
   const els = {};
   const saved = ["document", "window", "history", "location"].map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]);
@@ -148,34 +150,62 @@ test("Movement: a go that settles after a later one began moves nothing", async 
   });
   Object.defineProperty(globalThis, "location", { value: { hash: "" }, configurable: true, writable: true });
   try {
-    const moved = [], cameras = [], answers = new Map();
-    // The engine: setPlayer settles when the test says, with the position
-    // it was given (a superseded call answers its own position).
+    const cameras = [], answers = new Map(), asked = [];
     const amb = {
-      setPlayer: (pos) => new Promise((resolve) => answers.set(pos.name, () => resolve(pos.where))),
+      setPlayer: (pos) => { asked.push(pos); return new Promise((resolve) => answers.set(pos.name ?? `${pos.X},${pos.Y}`, () => resolve(pos.where ?? { objcellId: "0xA9B40001", x: 1, y: 2, z: 3, X: pos.X, Y: pos.Y }))); },
       setCamera: async (p) => { cameras.push(p.objcellId); },
     };
-    const m = new Movement({ onMoved: (w) => moved.push(w.objcellId), onTurn() {} });
-    m.attach(amb);
-    const at = (name, objcellId) => ({ name, where: { objcellId, x: 1, y: 2, z: 3, X: 0, Y: 0 } });
-    const step = m.go(at("step", "0xA9B40001")); // a walk's step, waiting on its landblock
-    const jump = m.go(at("jump", "0xADB00011")); // then a landmark's jump, answered at once
-    answers.get("jump")();
-    await jump;
-    assert.equal(m.player.objcellId, "0xADB00011");
-    answers.get("step")(); // the network is back: the step settles last
-    assert.equal((await step).objcellId, "0xA9B40001", "a superseded go still answers its own position");
-    assert.equal(m.player.objcellId, "0xADB00011", "the player stays where the jump put it");
-    assert.deepEqual(cameras, ["0xADB00011"], "the camera only went where the jump put it");
-    assert.deepEqual(moved, ["0xADB00011"]);
-    assert.equal(hashes.length, 1);
+    await f({ amb, answers, asked, cameras, hashes });
   } finally {
     for (const [k, d] of saved) {
       if (d) Object.defineProperty(globalThis, k, d);
       else delete globalThis[k];
     }
   }
-});
+}
+
+test("Movement: a go that settles after a later one began moves nothing", () => withPage(async ({ amb, answers, cameras, hashes }) => {
+  const moved = [];
+  const m = new Movement({ onMoved: (w) => moved.push(w.objcellId), onTurn() {} });
+  m.attach(amb);
+  const at = (name, objcellId) => ({ name, where: { objcellId, x: 1, y: 2, z: 3, X: 0, Y: 0 } });
+  const step = m.go(at("step", "0xA9B40001")); // a walk's step, waiting on its landblock
+  const jump = m.go(at("jump", "0xADB00011")); // then a landmark's jump, answered at once
+  answers.get("jump")();
+  await jump;
+  assert.equal(m.player.objcellId, "0xADB00011");
+  answers.get("step")(); // the network is back: the step settles last
+  assert.equal((await step).objcellId, "0xA9B40001", "a superseded go still answers its own position");
+  assert.equal(m.player.objcellId, "0xADB00011", "the player stays where the jump put it");
+  assert.deepEqual(cameras, ["0xADB00011"], "the camera only went where the jump put it");
+  assert.deepEqual(moved, ["0xADB00011"]);
+  assert.equal(hashes.length, 1);
+}));
+
+test("Movement: a walk's answer that comes frames late does not pull the player back", () => withPage(async ({ amb, answers, asked }) => {
+  const moved = [];
+  const m = new Movement({ onMoved: (w, { settled }) => settled && moved.push(w.X), onTurn() {} });
+  m.attach(amb);
+  const start = m.go({ X: 1000, Y: 2000 });
+  answers.get("1000,2000")();
+  await start;
+  // Three frames of walking north while the first step's answer is on its way.
+  m.moveTo(1000, 2001);
+  m.moveTo(1000, 2002);
+  m.moveTo(1000, 2003);
+  assert.deepEqual(asked.map((p) => p.Y), [2000, 2001], "one step in flight, the latest waiting");
+  answers.get("1000,2001")();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(m.player.Y, 2003, "the player stays ahead of the late answer");
+  m.moveTo(m.player.X, m.player.Y + 1); // the next frame walks on from there
+  assert.equal(m.player.Y, 2004);
+  answers.get("1000,2003")();
+  await new Promise((r) => setImmediate(r));
+  answers.get("1000,2004")();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(m.player.Y, 2004, "the last answer, with nothing walked since, is the player");
+  assert.equal(moved.length, 4, "the panel followed every answer");
+}));
 
 test("source: normSource and sourceName", () => {
   assert.deepEqual(normSource(null), { server: "", api: "ours" });

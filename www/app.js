@@ -164,13 +164,14 @@ async function startPage() {
     a.on("caption", (c) => captions.add(c));
     source.connected(src, a.info);
 
+    let first; // where the first move landed (the player, unless a later move superseded it)
     try {
-      await movement.go(walks.first() ?? movement.hashPos() ?? defaultSpot(), true).catch(async (e) => {
+      first = await movement.go(walks.first() ?? movement.hashPos() ?? defaultSpot(), true).catch(async (e) => {
         // A spot the data lacks: say so and go to the default, unless the
         // data lacks landblocks altogether.
         if (my !== generation || missingLandblock(e)) throw e;
         movement.say(e.message);
-        await movement.go(defaultSpot(), true);
+        return movement.go(defaultSpot(), true);
       });
     } catch (e) {
       if (my !== generation) return;
@@ -179,7 +180,9 @@ async function startPage() {
     if (my !== generation) return;
     // The region loaded; a source without cell records answers 404 for every
     // landblock, which the engine (as retail) takes as no land: say so.
-    const p = movement.player, bx = blockOf(p.X), by = blockOf(p.Y), B = a.info.bounds;
+    // A move made meanwhile (a click, the Go box) supersedes the first one's
+    // answer, and the player is then still on its way: test the first spot.
+    const p = movement.player ?? first, bx = blockOf(p.X), by = blockOf(p.Y), B = a.info.bounds;
     if (!B || (bx >= B.bx0 && bx <= B.bx1 && by >= B.by0 && by <= B.by1)) {
       const t = await a.tile(bx, by).catch(() => undefined);
       if (my !== generation) return;

@@ -66,6 +66,7 @@ export class Movement {
   #player = null; // the Where of the player (during a drag, ahead of the engine's)
   #heading = 0;
   #keys = new Set();
+  #pushed = 0; // moveTo calls so far: a go answered after one keeps the player ahead
   #moves = 0; // go() calls so far: one that settles after a later one began is superseded
   #push;
   #onMoved;
@@ -132,10 +133,14 @@ export class Movement {
   async go(pos, recentre = false) {
     const amb = this.#amb;
     if (!amb) throw new Error("no data source loaded");
-    const n = ++this.#moves;
+    const n = ++this.#moves, pushed = this.#pushed;
     const w = await amb.setPlayer(pos);
     if (amb !== this.#amb || n !== this.#moves) return w; // the source changed, or a later move was made, meanwhile
-    this.#player = w;
+    // A walk's frames moved the player on while this one was answered: the
+    // player is ahead of w, and taking w would pull it back (a walk lost a
+    // third of its distance when setPlayer's answer took a few frames).
+    // The panel, the camera and the hash still follow the engine's w.
+    if (pushed === this.#pushed || !this.#player) this.#player = w;
     await amb.setCamera({ objcellId: w.objcellId, x: w.x, y: w.y, z: w.z }, this.#heading);
     if (amb !== this.#amb || n !== this.#moves) return w;
     history.replaceState(null, "", "#" + hashOf(w));
@@ -153,6 +158,7 @@ export class Movement {
   moveTo(X, Y) {
     X = Math.min(Math.max(X, EDGE), WORLD - EDGE);
     Y = Math.min(Math.max(Y, EDGE), WORLD - EDGE);
+    this.#pushed++;
     if (this.#player) {
       this.#player = { ...this.#player, X, Y };
       this.#onMoved(this.#player, { recentre: false, settled: false });
