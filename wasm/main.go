@@ -67,9 +67,10 @@ type api struct {
 	audio  *audioOut
 	off    *session.OffData // the listener's placement: latest-wins setPlayer, off the data
 
-	lastPresence []byte        // the landblocks' presence last posted (presence.go)
-	lastState    pageval.State // state()'s value last handed over (the worker posts only a change)
-	funcs        []js.Func
+	presenceBuf []byte        // the landblocks' presence (presence.go)
+	presenceGen uint64        // its change count when last posted
+	lastState   pageval.State // state()'s value last handed over (the worker posts only a change)
+	funcs       []js.Func
 }
 
 func newAPI() *api {

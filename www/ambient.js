@@ -82,7 +82,7 @@ export class AmbientAudio {
     const ahead = new ContextAhead();
     let link;
     try {
-      link = await Link.start();
+      link = await Link.start({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at });
     } catch (e) {
       ahead.close();
       throw coded("wasm", e.message);
@@ -95,7 +95,6 @@ export class AmbientAudio {
       try { const w = opts.at(name); pos = w == null ? null : toPOS(w); } catch { pos = null; }
       link.post({ t: "at", pos });
     };
-    link.post({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at });
     try {
       // Ours and an export list their landblocks beside the cell records.
       amb.info = await link.opened;
@@ -465,7 +464,12 @@ class Link {
    * the script by its address instead (it must be served with CORS, as
    * this module was). Resolves once the worker runs.
    */
-  static async start() {
+  // start makes the worker and posts it init at once (queued until its
+  // script has run): the wasm's download starts as soon as the worker
+  // runs, not after a round trip through this thread, which a busy page
+  // held 190 ms. A worker that reports no "alive" is replaced, and init
+  // posted to the new one; the worker's first messages follow its "alive".
+  static async start(init) {
     let w = null, why = "";
     const versioned = mapped(new URL("./ambient.worker.js", import.meta.url).href);
     // A worker of another origin is refused (Chromium throws; Firefox
@@ -477,6 +481,7 @@ class Link {
       if (foreign) why = "the module is of another origin";
       else w = versioned ? new Worker(versioned, { type: "module" })
         : new Worker(new URL("./ambient.worker.js", import.meta.url), { type: "module" });
+      w?.postMessage(init);
     } catch (e) {
       why = e && e.message || String(e);
     }
@@ -486,6 +491,7 @@ class Link {
       const blob = URL.createObjectURL(new Blob([`import ${JSON.stringify(url)};\n`], { type: "text/javascript" }));
       try {
         w = new Worker(blob, { type: "module" });
+        w.postMessage(init);
         if (!(await Link._alive(w))) { w.terminate(); w = null; }
       } catch (e) {
         why += "; from a Blob URL: " + (e && e.message || e);

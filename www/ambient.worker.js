@@ -52,6 +52,13 @@ const QUIET_MS = 500;
 // How often the stats are posted (ms): stats() is at most this old.
 const STATS_MS = 500;
 
+// The pre-roll: the frames of the clock's latest mixing that the worklet
+// gets first when the audio starts (two chunks, 43 ms at 48 kHz). What was
+// mixed before them is the past: a queue's worth of it (683 ms) put the
+// first sound, mixed just before a click at started(), 0.4–0.7 s after the
+// click (bench/firstsound). The rest of the queue is mixed ahead at once.
+const PREROLL = 2048;
+
 // ---- the stand-in oto/v2's js driver runs on (driver_js.go, v2.4.3)
 
 // StandInBuffer is the "audioprocess" event's outputBuffer: what
@@ -109,7 +116,7 @@ globalThis.document = new EventTarget();
 // Output drives oto's stand-in processor: it keeps the worklet's queue at
 // its target (what the worklet last said it held, less what is on its way),
 // and while nothing asks keeps the engine's clock, holding the latest
-// target's worth of frames (the pre-roll) for the moment the audio starts.
+// PREROLL frames for the moment the audio starts.
 class Output {
   constructor() {
     this.sp = null; // oto's processor, once the Go side has opened
@@ -118,7 +125,7 @@ class Output {
     this.running = false; // the page says its context runs
     this.sent = 0; // frames posted to the worklet
     this.reportAt = 0; // when the worklet last reported
-    this.preroll = []; // chunks mixed on the clock, the latest target's worth
+    this.preroll = []; // chunks mixed on the clock, the latest PREROLL frames
     this.clockAt = 0;
     this.debt = 0; // frames due on the clock, not yet mixed
     this.counts = { underruns: 0, queued: 0, played: 0 };
@@ -213,7 +220,7 @@ class Output {
     while (this.debt >= chunk) {
       this.debt -= chunk;
       this.preroll.push(this.sp.render());
-      while (this.preroll.length * chunk > this.target) this.preroll.shift();
+      while (this.preroll.length * chunk > PREROLL) this.preroll.shift();
     }
   }
 
@@ -381,6 +388,11 @@ function snapshot(force) {
 // runWasm instantiates ambient.wasm and resolves with the API object its Go
 // main hands over.
 async function runWasm(wasmURL, wasmExec) {
+  // The wasm's download and compile start first, beside the glue's import:
+  // one after the other they cost the glue's round trip before the largest
+  // download of the visit.
+  const compiling = WebAssembly.compileStreaming(fetch(wasmURL));
+  compiling.catch(() => {}); // awaited below
   if (typeof globalThis.Go !== "function") {
     // A script that sets globalThis.Go, by the URL the page resolved
     // (ambient.js: beside it, bundled, versioned, or the wasmExec option).
@@ -389,17 +401,16 @@ async function runWasm(wasmURL, wasmExec) {
   const go = new globalThis.Go();
   const gotAPI = new Promise((resolve) => { globalThis.__acambient = resolve; });
   go.argv = ["ambient.wasm", "__acambient"];
-  let inst;
-  const compiling = WebAssembly.instantiateStreaming(fetch(wasmURL), go.importObject);
-  compiling.catch(() => {}); // awaited below
+  let mod;
   try {
-    inst = (await compiling).instance;
+    mod = await compiling;
   } catch (e) {
-    // A server that sends .wasm with the wrong type: instantiate from bytes.
+    // A server that sends .wasm with the wrong type: compile from bytes.
     const r = await fetch(wasmURL);
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    inst = (await WebAssembly.instantiate(await r.arrayBuffer(), go.importObject)).instance;
+    mod = await WebAssembly.compile(await r.arrayBuffer());
   }
+  const inst = await WebAssembly.instantiate(mod, go.importObject);
   const exited = go.run(inst);
   try {
     const api = await Promise.race([gotAPI, exited.then(() => { throw new Error("ambient.wasm exited"); })]);

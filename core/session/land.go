@@ -51,6 +51,7 @@ type Landblocks struct {
 	listing chan struct{}
 	present blockBits
 	absent  blockBits
+	gen     uint64             // counts changes of listed, present and absent (PresenceAll)
 	asking  map[uint32]*asking // landblocks being fetched now
 }
 
@@ -131,8 +132,10 @@ func (l *Landblocks) Get(ctx context.Context, id uint32) ([]byte, error) {
 		switch {
 		case a.err == nil:
 			l.present.set(i)
+			l.gen++
 		case errors.Is(a.err, source.ErrNotFound):
 			l.absent.set(i)
+			l.gen++
 		}
 		delete(l.asking, id)
 		close(a.done)
@@ -188,6 +191,7 @@ func (l *Landblocks) SetListing(ids []uint32) {
 		}
 	}
 	l.listed = true
+	l.gen++
 }
 
 // Listed reports whether a listing has been given.
@@ -206,6 +210,24 @@ func (l *Landblocks) Presence(bx, by int) Presence {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.presenceLocked(bx*world.BlocksPerSide + by)
+}
+
+// PresenceAll writes what is known of every landblock into dst (one
+// Presence a byte, at bx·255 + by; len(dst) ≥ 255²) under one lock, unless
+// nothing changed since the call that returned since. It returns the change
+// count to pass next time, and whether it wrote. The page asks every 100 ms:
+// 65 025 calls of Presence, each taking the lock, held the worker ~5 ms a
+// time while the first sound loaded.
+func (l *Landblocks) PresenceAll(dst []byte, since uint64) (uint64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if since == l.gen+1 {
+		return since, false
+	}
+	for i := range world.BlocksPerSide * world.BlocksPerSide {
+		dst[i] = byte(l.presenceLocked(i))
+	}
+	return l.gen + 1, true
 }
 
 func (l *Landblocks) presenceLocked(i int) Presence {

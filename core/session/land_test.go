@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"acambient/core/world"
 	"acambient/datfetch"
 	"acambient/datfetch/source"
 )
@@ -120,6 +121,39 @@ func TestLandblocksListingSparesRequests(t *testing.T) {
 	}
 	if _, err := l.Get(context.Background(), b); err != nil || src.count(b) != 1 {
 		t.Errorf("listed: %v, asked %d times", err, src.count(b))
+	}
+}
+
+// PresenceAll writes every landblock's presence as Presence does, and only
+// when something changed since the last call that wrote.
+func TestLandblocksPresenceAll(t *testing.T) {
+	const a, b, missing = 0xA9B4FFFF, 0xA9B5FFFF, 0xA3AEFFFF
+	l := NewLandblocks(newCounting(a, b))
+	all := make([]byte, world.BlocksPerSide*world.BlocksPerSide)
+	at := func(id uint32) byte { return all[int(id>>24)*world.BlocksPerSide+int(id>>16&0xFF)] }
+	gen, wrote := l.PresenceAll(all, 0)
+	if !wrote || at(a) != byte(Unknown) {
+		t.Fatalf("first call: wrote %v, 0xA9B4 %d; want written, unknown", wrote, at(a))
+	}
+	if _, wrote := l.PresenceAll(all, gen); wrote {
+		t.Errorf("nothing changed, and it wrote again")
+	}
+	steps := []struct {
+		name string
+		do   func()
+		id   uint32
+		want Presence
+	}{
+		{"a landblock fetched", func() { l.Get(context.Background(), a) }, a, Present},
+		{"a landblock the source lacks", func() { l.Get(context.Background(), missing) }, missing, Absent},
+		{"a listing", func() { l.SetListing([]uint32{a, b}) }, 0x1010FFFF, Absent},
+	}
+	for _, s := range steps {
+		s.do()
+		var wrote bool
+		if gen, wrote = l.PresenceAll(all, gen); !wrote || at(s.id) != byte(s.want) || Presence(at(s.id)) != l.Presence(int(s.id>>24), int(s.id>>16&0xFF)) {
+			t.Errorf("after %s: wrote %v, 0x%08X %d; want written, %d", s.name, wrote, s.id, at(s.id), s.want)
+		}
 	}
 }
 

@@ -69,6 +69,13 @@ func (h *Host) Land() *Landblocks { return h.ld.cell }
 // far as the host knows: from a fetch, a not-found, or the listing.
 func (h *Host) Landblock(bx, by int) Presence { return h.ld.cell.Presence(bx, by) }
 
+// Landblocks writes what the host knows of every landblock into dst, unless
+// nothing changed since the call that returned since (Landblocks.PresenceAll;
+// 0 asks for the first time).
+func (h *Host) Landblocks(dst []byte, since uint64) (uint64, bool) {
+	return h.ld.cell.PresenceAll(dst, since)
+}
+
 // PCM is a decoded wave the host holds, or nil.
 func (h *Host) PCM(wave uint32) *audio.PCM { return h.ld.pcm(wave) }
 
