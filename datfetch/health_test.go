@@ -22,7 +22,11 @@ func TestTrouble(t *testing.T) {
 		tr   Trouble
 		wait time.Duration
 	}
+	// watch notes the source's Trouble at each wait; its idle timers are
+	// on a clock that fires only when a test says (driveStalls), never
+	// because the machine was slow.
 	watch := func(h *HTTP) *[]seen {
+		h.afterIdle = (&stallClock{}).afterFunc
 		var got []seen
 		h.wait = func(ctx context.Context, d time.Duration, cause error) error {
 			got = append(got, seen{h.Trouble(), d})
@@ -63,18 +67,30 @@ func TestTrouble(t *testing.T) {
 	}
 
 	// A body that stops half way is given up on after BodyIdleTimeout,
-	// however long IdleTimeout is (the server ends the stall after 30 s,
-	// which would be a body cut short, not a stall).
-	h = NewHTTP(s.URL+"/stall/files/", HTTPOptions{CacheBytes: -1, IdleTimeout: time.Minute, BodyIdleTimeout: 300 * time.Millisecond})
+	// however long IdleTimeout is: once it has begun, its timer is armed
+	// for BodyIdleTimeout, and it fires when the server has stopped on
+	// purpose (the server ends the stall after 30 s, which would be a body
+	// cut short, not a stall).
+	const bodyIdle = 7 * time.Second
+	h = NewHTTP(s.URL+"/stall/files/", HTTPOptions{CacheBytes: -1, IdleTimeout: time.Minute, BodyIdleTimeout: bodyIdle})
 	waits = watch(h)
-	if _, err := h.Get(context.Background(), faultID); err != nil {
+	driven := driveStalls(h, func() (int, error) { return s.stalled(fmt.Sprintf("/stall/files/0x%08X", faultID)) }, 1, faultSize/2)
+	_, err = h.Get(context.Background(), faultID)
+	fired, driveErr := driven()
+	if err != nil {
 		t.Fatal(err)
+	}
+	if driveErr != nil || len(fired) != 1 || fired[0] != bodyIdle {
+		t.Fatalf("idle timers fired armed for %v (%v); want one, for BodyIdleTimeout %v", fired, driveErr, bodyIdle)
 	}
 	if len(*waits) != 1 || (*waits)[0].tr.Reason != "stalled" {
 		t.Fatalf("waits %+v; want one, stalled", *waits)
 	}
-	if !strings.Contains((*waits)[0].tr.Err.Error(), fmt.Sprintf("no byte for %v mid-body", 300*time.Millisecond)) {
+	if !strings.Contains((*waits)[0].tr.Err.Error(), fmt.Sprintf("no byte for %v mid-body", bodyIdle)) {
 		t.Errorf("stall: %v", (*waits)[0].tr.Err)
+	}
+	if n := s.count(fmt.Sprintf("/stall/files/0x%08X", faultID)); n != 2 {
+		t.Errorf("the server saw %d requests, want 2: the stalled one and its retry", n)
 	}
 }
 

@@ -162,6 +162,11 @@ type HTTP struct {
 	// grace runs when the idle timer fires, before the attempt is called
 	// stalled: a short sleep (stallGrace), replaced in tests.
 	grace func()
+	// afterIdle starts an attempt's idle timer: time.AfterFunc, replaced in
+	// tests by a clock they fire once the server has stalled on purpose, so
+	// that a stall is told from slow progress by what the server did, not by
+	// how busy the machine was.
+	afterIdle func(d time.Duration, f func()) idleTimer
 
 	flights  source.Flights[[]byte]
 	cache    *source.Cache[[]byte]
@@ -179,7 +184,7 @@ func NewHTTP(base string, opt HTTPOptions) *HTTP {
 	}
 	h := &HTTP{base: base, tr: opt.Transport, retries: opt.Retries, backoff: opt.Backoff,
 		idle: opt.IdleTimeout, maxRec: opt.MaxRecordBytes, budget: opt.Budget, wait: sleep,
-		grace: func() { time.Sleep(stallGrace) }}
+		grace: func() { time.Sleep(stallGrace) }, afterIdle: afterFunc}
 	if h.tr == nil {
 		h.tr = defaultTransport()
 	}
@@ -228,6 +233,16 @@ func capWithin(max int64) int64 {
 	}
 	return min(max/2, datfile.InflateProbe)
 }
+
+// idleTimer is what an attempt's idle timer does: a *time.Timer's Reset
+// and Stop.
+type idleTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// afterFunc is HTTP.afterIdle's timer.
+func afterFunc(d time.Duration, f func()) idleTimer { return time.AfterFunc(d, f) }
 
 // sleep is HTTP.wait's timer.
 func sleep(ctx context.Context, d time.Duration, _ error) error {
@@ -542,7 +557,7 @@ func (h *HTTP) fetchOnce(ctx context.Context, url string, limit int64, inflates 
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var progress atomic.Int64 // reads that brought bytes
-	idle := time.AfterFunc(h.idle, func() {
+	idle := h.afterIdle(h.idle, func() {
 		// Under GOOS=js a thread busy for longer than the timeout (a page
 		// on a loaded machine) finds the timer expired when it is free
 		// again, before the event loop has handed it the bytes that came

@@ -52,8 +52,9 @@ const (
 	faultID   = 0x0A000101
 	faultSize = 3000
 	listedIDs = 25001 // a paged listing of three pages of 10 000
-	// faultIdle is the idle timeout of the stall case: short, so that the
-	// test is quick, long enough for a loaded machine's first byte.
+	// faultIdle is the idle timeout of the stall cases: the silence their
+	// errors name and their timers are armed for. The test's clock fires
+	// those timers (driveStalls), not the wall clock, so it bounds nothing.
 	faultIdle = 500 * time.Millisecond
 	// hugeWave is the "wave" the huge cases send: 500 MB, far past the cap.
 	hugeWave = 500_000_000
@@ -74,6 +75,11 @@ type remoteCase struct {
 	class  error
 	hits   int // requests the server must have seen; 0 = not checked
 	jsHits int // the same over fetch, where it differs
+	// stalls is how often the server stops on purpose, each time after
+	// stallBytes body bytes; the source's idle timer fires at each, once
+	// it has read them (driveStalls), and at no other time.
+	stalls     int
+	stallBytes int64
 	// waits are the retries' waits, in order: what the source asked to wait
 	// (anyWait: its jittered backoff) and a substring of what caused it.
 	waits []wantWait
@@ -105,13 +111,20 @@ var remoteCases = []remoteCase{
 	{name: "junk after the record", path: "/junk/files/", hits: 2, waits: []wantWait{{anyWait, "body of 3017 bytes, the ETag"}}},
 	{name: "always damaged", path: "/bad/files/", opt: HTTPOptions{Retries: 2}, class: ErrNetwork, wantErr: "giving up after 3 attempts", hits: 3,
 		waits: []wantWait{{anyWait, "damaged"}, {anyWait, "damaged"}}},
-	// The configured idle timeout is what ends the stalled attempt.
-	{name: "stall mid-body", path: "/stall/files/", opt: HTTPOptions{IdleTimeout: faultIdle}, hits: 2,
+	// The idle timer is what ends the stalled attempt: it fires when the
+	// server has stopped on purpose, and the retry, its timer never fired,
+	// gets the record however slowly.
+	{name: "stall mid-body", path: "/stall/files/", opt: HTTPOptions{IdleTimeout: faultIdle}, hits: 2, stalls: 1, stallBytes: faultSize / 2,
 		waits: []wantWait{{anyWait, fmt.Sprintf("no byte for %v mid-body (after %d bytes)", faultIdle, faultSize/2)}}},
 	// A server that never answers the first request: the idle timeout ends
 	// the wait for its headers (over fetch, by aborting the request).
-	{name: "silent before the headers", path: "/silent/files/", opt: HTTPOptions{IdleTimeout: faultIdle}, hits: 2,
+	{name: "silent before the headers", path: "/silent/files/", opt: HTTPOptions{IdleTimeout: faultIdle}, hits: 2, stalls: 1,
 		waits: []wantWait{{anyWait, fmt.Sprintf("no byte for %v waiting for the answer", faultIdle)}}},
+	// A stall is an attempt like any other: Retries bounds them.
+	{name: "always stalls", path: "/stallall/files/", opt: HTTPOptions{IdleTimeout: faultIdle, Retries: 1}, class: ErrNetwork,
+		wantErr: fmt.Sprintf("giving up after 2 attempts: %s/stallall/files/0x%08X: no byte for %v mid-body (after %d bytes)", "%BASE%", faultID, faultIdle, faultSize/2),
+		hits:    2, stalls: 2, stallBytes: faultSize / 2,
+		waits: []wantWait{{anyWait, fmt.Sprintf("no byte for %v mid-body (after %d bytes)", faultIdle, faultSize/2)}}},
 	// Natively two requests (the second returns to the first URL); fetch
 	// follows 20 redirects, then the probe asks once more.
 	{name: "redirect loop", path: "/loop/files/", class: ErrRedirectLoop, wantErr: "redirect loop", hits: 2, jsHits: 22},
@@ -135,6 +148,8 @@ type faultCounts struct {
 	hits func(path string) int
 	// written is -1 while the server is still sending.
 	written func(path string) int64
+	// stalled is how often the server has stopped on purpose.
+	stalled func(path string) (int, error)
 }
 
 // getClasses are the classes one of which every error of Get matches.
@@ -176,9 +191,23 @@ func runRemoteCases(t *testing.T, base string, tr Transport, native bool, counts
 				causes = append(causes, cause)
 				return nil
 			}
+			path := tc.path + fmt.Sprintf("0x%08X", faultID)
+			driven := driveStalls(h, func() (int, error) { return counts.stalled(path) }, tc.stalls, tc.stallBytes)
 			ctx, cancel := context.WithTimeout(context.Background(), caseGuard)
 			defer cancel()
 			got, err := h.Get(ctx, faultID)
+			fired, driveErr := driven()
+			if driveErr != nil {
+				t.Error(driveErr)
+			}
+			if len(fired) != tc.stalls {
+				t.Errorf("the idle timer fired %d times, want once at each of the server's %d stalls", len(fired), tc.stalls)
+			}
+			for i, d := range fired {
+				if d != faultIdle {
+					t.Errorf("stall %d: the idle timer was armed for %v, want %v", i+1, d, faultIdle)
+				}
+			}
 			if tc.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -203,7 +232,7 @@ func runRemoteCases(t *testing.T, base string, tr Transport, native bool, counts
 				wantHits = tc.jsHits
 			}
 			if wantHits > 0 {
-				if n := counts.hits(tc.path + fmt.Sprintf("0x%08X", faultID)); n != wantHits {
+				if n := counts.hits(path); n != wantHits {
 					t.Errorf("server saw %d requests, want %d", n, wantHits)
 				}
 			}
@@ -231,7 +260,6 @@ func runRemoteCases(t *testing.T, base string, tr Transport, native bool, counts
 			}
 			if tc.sentBelow > 0 {
 				// The server's writes fail once the client has let go.
-				path := tc.path + fmt.Sprintf("0x%08X", faultID)
 				waitFor(t, func() bool { return counts.written(path) >= 0 })
 				n := counts.written(path)
 				if n >= tc.sentBelow {

@@ -16,20 +16,23 @@ import (
 )
 
 // faultServer answers the paths of remoteCases and runListingCases with the
-// faults they name, /hits?path=P with how many requests P has seen and
+// faults they name, /hits?path=P with how many requests P has seen,
 // /written?path=P with how many body bytes the connection took for P (an
-// upper bound on what the client read: the kernel's buffers hold the rest).
+// upper bound on what the client read: the kernel's buffers hold the rest)
+// and /stalled?path=P with how often it has stopped answering P on purpose
+// (what the tests fire the source's idle timer on: driveStalls).
 type faultServer struct {
 	*httptest.Server
 	mu      sync.Mutex
 	hits    map[string]int
 	written map[string]int64
 	sending map[string]int
+	stalls  map[string]int
 }
 
 func newFaultServer(t *testing.T) *faultServer {
 	t.Helper()
-	s := &faultServer{hits: map[string]int{}, written: map[string]int64{}, sending: map[string]int{}}
+	s := &faultServer{hits: map[string]int{}, written: map[string]int64{}, sending: map[string]int{}, stalls: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -39,6 +42,25 @@ func (s *faultServer) count(path string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.hits[path]
+}
+
+// stalled is how often the server has stopped answering path on purpose.
+func (s *faultServer) stalled(path string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stalls[path], nil
+}
+
+// stall counts a deliberate stall of r's answer, then holds it until the
+// client lets go (or 30 s, when the answer ends: a body cut short).
+func (s *faultServer) stall(r *http.Request) {
+	s.mu.Lock()
+	s.stalls[r.URL.Path]++
+	s.mu.Unlock()
+	select {
+	case <-r.Context().Done():
+	case <-time.After(30 * time.Second):
+	}
 }
 
 // wrote is the body bytes sent for path, or -1 while a handler still sends.
@@ -88,10 +110,15 @@ func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 	case "/written":
 		fmt.Fprint(w, s.wrote(r.URL.Query().Get("path")))
 		return
+	case "/stalled":
+		n, _ := s.stalled(r.URL.Query().Get("path"))
+		fmt.Fprint(w, n)
+		return
 	case "/reset": // the counts start again: the table runs once more
 		s.mu.Lock()
 		clear(s.hits)
 		clear(s.written)
+		clear(s.stalls)
 		s.mu.Unlock()
 		return
 	}
@@ -173,8 +200,8 @@ func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.Write(good)
 		w.(http.Flusher).Flush() // chunked: no Content-Length to catch it
 		w.Write([]byte("<!-- injected -->"))
-	case "stall":
-		if !first {
+	case "stall", "stallall": // half the body, then nothing (stall: the first time)
+		if dir == "stall" && !first {
 			ok()
 			return
 		}
@@ -182,19 +209,13 @@ func (s *faultServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(faultSize))
 		w.Write(good[:faultSize/2])
 		w.(http.Flusher).Flush()
-		select {
-		case <-r.Context().Done():
-		case <-time.After(30 * time.Second):
-		}
+		s.stall(r)
 	case "silent": // no answer at all the first time
 		if !first {
 			ok()
 			return
 		}
-		select {
-		case <-r.Context().Done():
-		case <-time.After(30 * time.Second):
-		}
+		s.stall(r)
 	case "loop":
 		if r.URL.RawQuery == "" {
 			http.Redirect(w, r, r.URL.Path+"?again", http.StatusFound)
@@ -258,7 +279,7 @@ func servePaged(w http.ResponseWriter, r *http.Request, honourOffset bool) {
 
 func TestRemoteFaults(t *testing.T) {
 	s := newFaultServer(t)
-	runRemoteCases(t, s.URL, NetHTTP(), true, faultCounts{s.count, s.wrote})
+	runRemoteCases(t, s.URL, NetHTTP(), true, faultCounts{s.count, s.wrote, s.stalled})
 }
 
 func TestRemoteListings(t *testing.T) {

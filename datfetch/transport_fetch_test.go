@@ -4,6 +4,7 @@ package datfetch
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -18,26 +19,35 @@ func TestFetchTransport(t *testing.T) {
 		t.Skip(faultServerEnv + " unset: the native TestFetchTransportUnderNode starts the server and runs this test")
 	}
 	tr := Fetch()
-	// count reads one of the fault server's counters for path.
-	count := func(counter, path string) int64 {
+	// ask reads one of the fault server's counters for path.
+	ask := func(counter, path string) (int64, error) {
 		r, err := tr(context.Background(), base+"/"+counter+"?path="+url.QueryEscape(path))
 		if err != nil {
-			t.Fatal(err)
+			return 0, err
 		}
 		defer r.Body.Close()
 		b, err := io.ReadAll(r.Body)
 		if err != nil {
-			t.Fatal(err)
+			return 0, err
 		}
 		n, err := strconv.ParseInt(string(b), 10, 64)
 		if err != nil {
-			t.Fatalf("%s %q: %v", counter, b, err)
+			return 0, fmt.Errorf("%s %q: %w", counter, b, err)
+		}
+		return n, nil
+	}
+	count := func(counter, path string) int64 {
+		n, err := ask(counter, path)
+		if err != nil {
+			t.Fatal(err)
 		}
 		return n
 	}
 	counts := faultCounts{
 		hits:    func(path string) int { return int(count("hits", path)) },
 		written: func(path string) int64 { return count("written", path) },
+		// Asked from driveStalls' goroutine, where a test cannot fail.
+		stalled: func(path string) (int, error) { n, err := ask("stalled", path); return int(n), err },
 	}
 	t.Run("records", func(t *testing.T) { runRemoteCases(t, base, tr, false, counts) })
 	t.Run("listings", func(t *testing.T) { runListingCases(t, base, tr) })
