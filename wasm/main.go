@@ -248,7 +248,7 @@ func (a *api) object() js.Value {
 		// The first sound goes first: the map asks for a hundred
 		// landblocks at once, which would queue the ring's records behind
 		// them (a browser opens six connections to a host), share the link
-		// with the first wave and keep the main thread busy. Tiles of the
+		// with the first wave and keep the worker busy. Tiles of the
 		// ring (loaded anyway) pass.
 		bx, by := arg(args, 0).Int(), arg(args, 1).Int()
 		if a.host.Placed() && !a.host.Near(bx, by) {

@@ -88,7 +88,7 @@ func runMP3(body []byte, frames, ch int, yield func()) (out *samples.Buf, err er
 
 // yieldFrames is how many reads of go-mp3 (one MPEG frame each: 1152
 // samples, 576 in MPEG-2) runMP3 makes between yields: 10–25 ms of work in
-// the browser's wasm, well inside a ScriptProcessor buffer (171 ms).
+// the browser's wasm, about core/pace's Budget.
 const yieldFrames = 8
 
 // stripTags removes a leading ID3v2 tag and a trailing ID3v1 tag. Raw frames

@@ -1,17 +1,18 @@
 // Package pace keeps a single-threaded host's event loop turning while Go
 // works in bursts.
 //
-// Under GOOS=js every goroutine runs on the browser's main thread, and the
-// browser has the thread back only when every goroutine waits. A landmark
-// jump's burst (a rebuild, a dozen fetch() calls, the decodes of what
-// arrives together) ran 150–250 ms in one task; the audio callback (a
-// ScriptProcessor of 171 ms, docs/browser-testing.md §5) missed its turn and
-// the listener heard a gap, ~0.7 a jump (issue 23), and the first load's
-// burst held "Click to listen" back by ~230 ms (issue 18). Work that can
-// wait calls Yield between its steps: once the current slice of Go work has
-// run Budget, the caller waits for the event loop's next turn, and so does
-// every other caller, until all of Go waits and the browser runs its
-// callbacks, paints, and audio.
+// Under GOOS=js every goroutine runs on one thread (the page's engine
+// worker, www/ambient.worker.js), and that thread's event loop turns only
+// when every goroutine waits. A landmark jump's burst (a rebuild, a dozen
+// fetch() calls, the decodes of what arrives together) ran 150–250 ms in
+// one task. When Go shared the page's main thread, the audio callback
+// missed its turn and the listener heard a gap, ~0.7 a jump (issue 23);
+// in the worker, the same burst holds back the worklet's feed (the
+// worker's replies to its queue reports) and the page's answers. Work that
+// can wait calls Yield between its steps: once the current slice of Go
+// work has run Budget, the caller waits for the event loop's next turn,
+// and so does every other caller, until all of Go waits and the worker
+// runs its callbacks: the worklet's feed, the page's messages.
 //
 // A slice starts when JavaScript calls into Go: Enter marks it, and the
 // callbacks that resume Go (a promise's settling, an API call, Yield's own
@@ -26,7 +27,8 @@ package pace
 import "time"
 
 // Budget is how long a slice of Go work runs before Yield gives the thread
-// back: well under the ScriptProcessor's 171 ms, and long enough that a
+// back: far under the worklet's queue (683 ms, www/ambient.js QUEUE) and the
+// 171 ms audio buffer it was first set against, and long enough that a
 // burst's dozens of small steps (a fetch() call, a record's decode: ~1–3 ms
 // each) take a few turns, not dozens.
 const Budget = 25 * time.Millisecond
