@@ -207,6 +207,28 @@ test("Movement: a walk's answer that comes frames late does not pull the player 
   assert.equal(moved.length, 4, "the panel followed every answer");
 }));
 
+test("Movement: a jump while walking walks on from where it lands", () => withPage(async ({ amb, answers, asked }) => {
+  const m = new Movement({ onMoved() {}, onTurn() {} });
+  m.attach(amb);
+  const start = m.go({ X: 1000, Y: 2000 });
+  answers.get("1000,2000")();
+  await start;
+  // A landmark 5 km away whose records take a while; the walking key is held.
+  const jump = m.go({ X: 6000, Y: 2000 });
+  assert.equal(m.player.X, 6000, "the player is at the landmark at once");
+  m.moveTo(m.player.X + 1, m.player.Y); // the next frame of walking
+  assert.deepEqual(asked.map((p) => p.X), [1000, 6000, 6001], "the walk goes on from the landmark");
+  answers.get("6000,2000")();
+  await jump;
+  answers.get("6001,2000")();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(m.player.X, 6001);
+  // A jump the engine refuses leaves the player where it was.
+  amb.setPlayer = () => Promise.reject(new Error("no such place"));
+  await assert.rejects(m.go({ X: 9000, Y: 2000 }));
+  assert.equal(m.player.X, 6001);
+}));
+
 test("source: normSource and sourceName", () => {
   assert.deepEqual(normSource(null), { server: "", api: "ours" });
   assert.deepEqual(normSource({ server: " dats.treestats.net/ ", api: "acdatservice" }), { server: "https://dats.treestats.net", api: "acdatservice" });

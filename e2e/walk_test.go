@@ -157,9 +157,10 @@ func TestWalkLink(t *testing.T) {
 				if (!l || l.objcellId !== p.objcellId || l.x !== p.x || l.y !== p.y) window.__walked.push(p); }, 50); })()`)
 		lfClickElement(b, "#overlay")
 		b.waitFor(`/The walk is over/.test(document.getElementById("walkMsg").textContent)`, 90*time.Second)
-		// The last move may settle after the walk's end is said.
+		// The last move may settle after the walk's end is said, and the
+		// sampler above records it at its next turn after that.
 		end := routePoints(t, route)
-		b.waitFor(fmt.Sprintf(`(() => { const p = window.ambient.state().player; const id = parseInt(p.objcellId, 16) >>> 0;
+		b.waitFor(fmt.Sprintf(`(() => { const p = window.__walked[window.__walked.length - 1]; const id = parseInt(p.objcellId, 16) >>> 0;
 			return Math.hypot(192 * (id >>> 24) + p.x - %v, 192 * ((id >>> 16) & 255) + p.y - %v) < 0.01; })()`, end[2][0], end[2][1]), 10*time.Second)
 		var walked []struct {
 			ObjcellID string  `json:"objcellId"`

@@ -242,6 +242,9 @@ const state = {
   lastOff: undefined, // the off-data landblock last posted (null: none); undefined before the first
   lastStats: 0,
   presence: null,
+  started: null, // settles once a first sound could be heard (the Go side's started())
+  isStarted: false,
+  block: null, // the listener's landblock [bx, by], from the latest state
   atWait: null, // resolves with the page's answer to the region's name
   firstWave: "", // the first wave record the Go side asked for
 };
@@ -302,7 +305,8 @@ async function init(m) {
     return;
   }
   state.output.attach(StandInContext.made.processor);
-  state.api.started().then(() => early.drop(), () => early.drop());
+  state.started = state.api.started().then(() => { state.isStarted = true; }, () => {});
+  state.started.then(() => early.drop());
   snapshot(true); // first: the page's state() answers from it once load() resolves
   post({ t: "opened", info });
   setInterval(poll, POLL_MS);
@@ -321,6 +325,13 @@ async function answer(m) {
     // (transferred) to the page's listener of this call ahead of the reply.
     const args = m.name !== "render" ? m.args
       : [...m.args, (bytes, done, total) => post({ t: "chunk", id: m.id, bytes, done, total }, [bytes.buffer])];
+    // A map's tiles far from the listener wait for the first sound here
+    // rather than in Go (wasm/main.go's tile waits too): a hundred Go calls
+    // parked on it, each a goroutine, cost the worker ~0.1 s of the first
+    // sound's load. Within two landblocks (the ring, and the rings Go
+    // prefetches near an edge) they go at once, as in Go.
+    if (m.name === "tile" && !state.isStarted && state.block &&
+      Math.max(Math.abs(m.args[0] - state.block[0]), Math.abs(m.args[1] - state.block[1])) > 2) await state.started;
     const v = await state.api[m.name](...args);
     reply = { t: "reply", id: m.id, value: v ?? null };
   } catch (err) {
@@ -368,6 +379,8 @@ function snapshot(force) {
   const now = performance.now();
   const m = { t: "snap" };
   if (s !== null) {
+    const id = s.where && parseInt(s.where.objcellId, 16);
+    if (id >= 0) state.block = [id >>> 24, (id >>> 16) & 0xff];
     state.lastOff = off;
     m.state = s;
     m.offData = off;

@@ -3,6 +3,7 @@
 // setPlayer in flight, the latest wins) and the walking keys; each settled
 // move is written to the hash, so a link carries the spot.
 import { WORLD, posText } from "../geo.js";
+import { routeXY } from "../walk.js";
 
 const RUN = 12; // m/s: the walking keys move at running speed
 const TURN = 90; // °/s: Q and E
@@ -133,8 +134,21 @@ export class Movement {
   async go(pos, recentre = false) {
     const amb = this.#amb;
     if (!amb) throw new Error("no data source loaded");
-    const n = ++this.#moves, pushed = this.#pushed;
-    const w = await amb.setPlayer(pos);
+    const n = ++this.#moves, before = this.#player;
+    // The player goes at once where pos plainly is (a landmark, a link):
+    // walking keys held while its records load walk on from there. From
+    // the old place, their moves superseded the jump, and the player
+    // stayed where it was (soak's fault case: a jump while walking).
+    const to = before && xyOf(pos);
+    if (to) this.#player = { ...before, X: to.X, Y: to.Y };
+    const pushed = this.#pushed;
+    let w;
+    try {
+      w = await amb.setPlayer(pos);
+    } catch (e) {
+      if (amb === this.#amb && n === this.#moves && pushed === this.#pushed) this.#player = before; // it went nowhere
+      throw e;
+    }
     if (amb !== this.#amb || n !== this.#moves) return w; // the source changed, or a later move was made, meanwhile
     // A walk's frames moved the player on while this one was answered: the
     // player is ahead of w, and taking w would pull it back (a walk lost a
@@ -189,4 +203,10 @@ export class Movement {
   say(msg) {
     $("gotoErr").textContent = msg;
   }
+}
+
+// xyOf: the global metres {X, Y} of a position whose place is plain from
+// its text or keys (walk.js routeXY), else null.
+function xyOf(pos) {
+  try { return routeXY([pos])[0]; } catch { return null; }
 }
