@@ -229,6 +229,24 @@ test("Movement: a jump while walking walks on from where it lands", () => withPa
   assert.equal(m.player.X, 6001);
 }));
 
+test("Movement: a walk's move still waiting when a jump is made is dropped", () => withPage(async ({ amb, answers, asked }) => {
+  const m = new Movement({ onMoved() {}, onTurn() {} });
+  m.attach(amb);
+  const start = m.go({ X: 1000, Y: 2000 });
+  answers.get("1000,2000")();
+  await start;
+  m.moveTo(1001, 2000); // in flight
+  m.moveTo(1002, 2000); // waiting; then the key is let go
+  const jump = m.go({ X: 6000, Y: 2000 }); // a landmark's button
+  answers.get("1001,2000")();
+  await new Promise((r) => setImmediate(r));
+  answers.get("6000,2000")();
+  await jump;
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(asked.map((p) => p.X), [1000, 1001, 6000], "the waiting move from the old place never went");
+  assert.equal(m.player.X, 6000);
+}));
+
 test("source: normSource and sourceName", () => {
   assert.deepEqual(normSource(null), { server: "", api: "ours" });
   assert.deepEqual(normSource({ server: " dats.treestats.net/ ", api: "acdatservice" }), { server: "https://dats.treestats.net", api: "acdatservice" });

@@ -68,7 +68,8 @@ export class Movement {
   #heading = 0;
   #keys = new Set();
   #pushed = 0; // moveTo calls so far: a go answered after one keeps the player ahead
-  #moves = 0; // go() calls so far: one that settles after a later one began is superseded
+  #moves = 0; // moves made so far: one that settles after a later one began is superseded
+  #jumps = 0; // go() calls (jumps, not the throttled moves of moveTo) so far
   #push;
   #onMoved;
   #onTurn;
@@ -82,7 +83,10 @@ export class Movement {
   constructor({ onMoved, onTurn }) {
     this.#onMoved = onMoved;
     this.#onTurn = onTurn;
-    this.#push = latestWins((q) => this.go(q), (e) => this.say(e.message));
+    // A move still waiting when a jump was made is dropped: it would run
+    // after the jump, from the old place, and win (the latest setPlayer
+    // does), putting the player back where it was walking.
+    this.#push = latestWins((q) => (q.jumps === this.#jumps ? this.#go({ X: q.X, Y: q.Y }) : undefined), (e) => this.say(e.message));
 
     $("gotoForm").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -131,7 +135,12 @@ export class Movement {
    * as setPlayer's latest call wins in the engine: it answers its own
    * position but moves neither the player, the camera nor the hash.
    */
-  async go(pos, recentre = false) {
+  go(pos, recentre = false) {
+    this.#jumps++;
+    return this.#go(pos, recentre);
+  }
+
+  async #go(pos, recentre = false) {
     const amb = this.#amb;
     if (!amb) throw new Error("no data source loaded");
     const n = ++this.#moves, before = this.#player;
@@ -177,7 +186,7 @@ export class Movement {
       this.#player = { ...this.#player, X, Y };
       this.#onMoved(this.#player, { recentre: false, settled: false });
     }
-    this.#push({ X, Y });
+    this.#push({ X, Y, jumps: this.#jumps });
   }
 
   /** Turns the camera to compass heading h (°). */
