@@ -53,6 +53,9 @@ export async function open(spec = JSON.parse(process.env.ACAMBIENT_E2E_BROWSER ?
   return withHelpers(page);
 }
 
+// LOST stands for an evaluation that did not answer in time (waitFor).
+const LOST = Symbol("lost");
+
 // withHelpers adds what is the same over every engine.
 function withHelpers(page) {
   // A string is evaluated as a script (its last statement's value), as
@@ -66,12 +69,22 @@ function withHelpers(page) {
     // A string condition is tested for truth in the page: its value may be
     // one JSON cannot carry back (a function, an element).
     const cond = typeof fn === "function" ? fn : `!!((0, eval)(${JSON.stringify(fn)}))`;
+    const what = () => (typeof fn === "function" ? fn.toString() : fn).replace(/\s+/g, " ").slice(0, 160);
+    let lost = 0;
     for (;;) {
-      const v = await evaluate(expr(cond, arg));
+      // An evaluation that does not answer within 5 s counts as "not yet"
+      // and is left behind: in one CI run a Firefox page never answered
+      // one (why is not known), and the package died at go test's
+      // -timeout 14 minutes later. A page whose thread is really held answers none, and the
+      // wait fails at its deadline, saying so.
+      let timer;
+      const late = new Promise((r) => { timer = setTimeout(() => r(LOST), 5000); });
+      let v;
+      try { v = await Promise.race([evaluate(expr(cond, arg)), late]); } finally { clearTimeout(timer); }
+      if (v === LOST) { lost++; v = false; }
       if (v) return v;
       if (Date.now() > end) {
-        const what = (typeof fn === "function" ? fn.toString() : fn).replace(/\s+/g, " ").slice(0, 160);
-        throw new Error(`waitFor: not true after ${timeout} ms: ${what}`);
+        throw new Error(`waitFor: not true after ${timeout} ms${lost ? ` (${lost} evaluations never answered)` : ""}: ${what()}`);
       }
       await new Promise((r) => setTimeout(r, polling));
     }
