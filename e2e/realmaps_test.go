@@ -487,9 +487,13 @@ func rmFadesOut(t *testing.T, b *lfBrowser, amb string, off, back func()) {
 	t.Helper()
 	for attempt := 1; ; attempt++ {
 		b.waitFor(`(() => { const s = `+amb+`.state(); return s.voices.some((v) => v.end - s.time > 6); })()`, 30*time.Second)
-		off()
+		// The voices' end is read before off(): once off the data, the
+		// state lists no voices (they are cut), and a snapshot taken after
+		// may already say so.
 		var at struct{ End, Time float64 }
-		b.eval(&at, `(() => { const s = `+amb+`.state(); return { End: Math.max(...s.voices.map((v) => v.end)), Time: s.time }; })()`)
+		b.eval(&at.End, `Math.max(...`+amb+`.state().voices.map((v) => v.end))`)
+		off()
+		b.eval(&at.Time, amb+`.state().time`)
 		if at.End-at.Time >= 3 {
 			b.waitFor(`window.probe.rms() < 1e-6`, 15*time.Second)
 			var silent float64
