@@ -64,6 +64,12 @@ func tscCheck(t *testing.T, node, mods string, opts map[string]any, files []stri
 
 // nodeTest runs e2e/NAME under node --test beside a copy of www's modules
 // (node reads www/*.js as ES modules only under a package.json saying so).
+// TestWorkletUnit runs e2e/worklet_unit.test.mjs under node --test: the
+// audio thread's queue (www/ambient.worklet.js).
+func TestWorkletUnit(t *testing.T) {
+	nodeTest(t, "worklet_unit.test.mjs")
+}
+
 func nodeTest(t *testing.T, name string) {
 	t.Helper()
 	node := lfNode(t)

@@ -52,6 +52,9 @@ func main() {
 		return
 	}
 	debug.SetMemoryLimit(pageMemoryLimit)
+	// The collector waits for the first sound (open's holdGC): until then
+	// only the limit above runs it.
+	debug.SetGCPercent(-1)
 	cb.Invoke(newAPI().object())
 	select {}
 }
@@ -342,8 +345,30 @@ func (a *api) open(args []js.Value) (any, error) {
 	a.host, a.portal, a.cell, a.mixer = h, portal, cell, m
 	a.tiles, a.audio = mapview.NewTiles(h.Region(), h.Land()), out
 	a.off = session.NewOffData(h, m.FadeAll)
+	go a.holdGC()
 	return valueOf(pageval.InfoOf(mapview.InfoOf(h.Region()))), nil
 }
+
+// holdGC gives the collector back its pace (GOGC 100) once a first sound
+// can be heard, or gcHeld after open at the latest. Until then it runs only
+// at the memory limit: the start allocates from a heap of a few MiB, whose
+// doublings each cost a cycle on the worker's one thread, right on the
+// first sound's path; the limit bounds what waiting costs the memory (the
+// linear memory reaches it within the first minutes anyway: bench/soak).
+func (a *api) holdGC() {
+	t := time.NewTimer(gcHeld)
+	defer t.Stop()
+	select {
+	case <-a.host.Started():
+	case <-t.C:
+	case <-a.ctx.Done():
+	}
+	debug.SetGCPercent(100)
+}
+
+// gcHeld bounds holdGC's wait, for a start that never sounds (off the
+// data, a source that fails): a heap held near the limit collects often.
+const gcHeld = 5 * time.Second
 
 func where(w world.Where, err error) (any, error) {
 	if err != nil {

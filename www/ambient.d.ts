@@ -476,10 +476,11 @@ export interface Stats {
   /**
    * The output (docs/architecture.md, "The page's threads"): the AudioWorklet's queue, frames
    * (queued now, played in all), the render quanta it had to fill with silence since the stream
-   * began (underruns), and the worker's side: chunks rendered through oto for the worklet, the
+   * began (underruns), the frames of queued silence skipped so that a sound after silence is heard at
+   * once (skipped), and the worker's side: chunks rendered through oto for the worklet, the
    * time they took (ms), frames sent.
    */
-  output: { underruns: number; queued: number; played: number; renders: number; renderMs: number; sent: number; stalls: number; stallMs: number };
+  output: { underruns: number; queued: number; played: number; skipped: number; renders: number; renderMs: number; sent: number; stalls: number; stallMs: number };
   /**
    * The blocks decoded and resampled waves are held in (one pool the
    * instance's waves share), bytes: every block in being (in use, garbage

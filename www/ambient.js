@@ -49,6 +49,10 @@ export class AmbientAudio {
    * @param {import("./ambient").LoadOptions} [opts]
    */
   static async load(opts = {}) {
+    // The start's steps are marked in the performance timelines, this
+    // thread's and the worker's (ambient.worker.js mark), for devtools and
+    // bench/firstsound.
+    performance.mark?.("acambient:load");
     const server = String(opts.server ?? "").replace(/\/+$/, "");
     const acdat = opts.api === "acdatservice";
     const base = (p) => new URL(server ? server + "/" + p : p, document.baseURI).href;
@@ -138,6 +142,7 @@ export class AmbientAudio {
    */
   async start() {
     this._live();
+    performance.mark?.("acambient:start");
     if (!this._ctx) {
       // The context made ahead (its worklet on it already), or a new one.
       const early = this._ahead ? this._ahead.take() : null;

@@ -128,7 +128,7 @@ class Output {
     this.preroll = []; // chunks mixed on the clock, the latest PREROLL frames
     this.clockAt = 0;
     this.debt = 0; // frames due on the clock, not yet mixed
-    this.counts = { underruns: 0, queued: 0, played: 0 };
+    this.counts = { underruns: 0, queued: 0, played: 0, skipped: 0 };
     this.renders = 0; // chunks rendered for the worklet
     this.renderMs = 0; // the time they took
     this.stalls = 0; // ticks of the clock late by half the queue or more while feeding
@@ -163,6 +163,8 @@ class Output {
   kick() {
     if (!this.running || !this.port || !this.sp || this.feeding) return;
     this.feeding = true;
+    mark("fed");
+    state.tiles.go();
     this.reportAt = performance.now();
     // The worklet's queue is empty (new, or flushed by setRunning(false)):
     // what was sent before counts as received.
@@ -174,7 +176,7 @@ class Output {
 
   onReport(r) {
     this.reportAt = performance.now();
-    this.counts = { underruns: r.underruns, queued: r.queued, played: r.played };
+    this.counts = { underruns: r.underruns, queued: r.queued, played: r.played, skipped: r.skipped };
     if (this.feeding) this.fill(r.queued, r.received);
     else this.kick(); // the audio thread runs again (a gesture let the context resume)
   }
@@ -193,9 +195,11 @@ class Output {
     }
   }
 
+  // send posts a chunk, saying whether it holds sound: the worklet skips
+  // silence queued ahead of a sound (ambient.worklet.js KEEP).
   send(data) {
     this.sent += data.length / 2;
-    this.port.postMessage({ chunk: data }, [data.buffer]);
+    this.port.postMessage({ chunk: data, sound: data.some((x) => x !== 0) }, [data.buffer]);
   }
 
   // clock mixes what real time made due while no worklet asks: the engine
@@ -231,6 +235,48 @@ class Output {
 }
 
 
+// TileGate holds the map's far tiles while the first sound loads and
+// starts, then lets them go one a task. Released together when started()
+// resolved, a hundred tile calls ran in one task of the worker (each a Go
+// call, a fetch, a decode): the click that came with "Click to listen"
+// waited behind them, 130 ms from start() to the first chunk fed
+// (bench/firstsound). They go once the worklet is fed, or TILES_MS after
+// started() when no click comes; one a task, so that a message (the
+// click's, a setPlayer) waits behind one tile at most.
+class TileGate {
+  constructor() {
+    this.open = false;
+    this.timer = 0;
+    this.queued = 0; // tiles waiting for their turn
+    this.last = Promise.resolve();
+    this.opened = new Promise((resolve) => { this._open = resolve; });
+  }
+
+  // started: the first sound can be heard; the tiles go soon, click or not.
+  started() { this.timer ||= setTimeout(() => this.go(), TILES_MS); }
+
+  // go lets the tiles through: the audio runs, or the wait is over.
+  go() {
+    if (this.open) return;
+    this.open = true;
+    clearTimeout(this.timer);
+    this._open();
+  }
+
+  // turn resolves when a far tile may load: the gate open, and a task of
+  // its own (one after the other).
+  turn() {
+    if (this.open && this.queued === 0) return Promise.resolve();
+    this.queued++;
+    const next = this.last.then(() => this.opened).then(() => new Promise((r) => setTimeout(r, 0)));
+    this.last = next.then(() => { this.queued--; });
+    return next;
+  }
+}
+
+// How long the far tiles wait after started() for a click (ms).
+const TILES_MS = 1000;
+
 // ---- the instance
 
 const state = {
@@ -244,12 +290,19 @@ const state = {
   presence: null,
   started: null, // settles once a first sound could be heard (the Go side's started())
   isStarted: false,
+  tiles: new TileGate(),
   block: null, // the listener's landblock [bx, by], from the latest state
   atWait: null, // resolves with the page's answer to the region's name
   firstWave: "", // the first wave record the Go side asked for
 };
 
 const post = (m, transfer) => self.postMessage(m, transfer || []);
+
+// mark names a step of the start in the worker's performance timeline
+// (devtools' Performance panel shows it; bench/firstsound reads them): the
+// cold start's time is spent across these, and a regression shows which.
+const mark = (name) => { try { performance.mark("acambient:" + name); } catch { /* a timeline is a nicety */ } };
+mark("worker");
 
 // errorOf is an error as a message carries it (ambient.js rebuilds the Error).
 function errorOf(e) {
@@ -292,6 +345,7 @@ async function init(m) {
   prefetch(early, { portal: m.portal, cell: m.cell, listing: m.listing, at, hints: m.hints, onWave: wave }).catch(() => {});
   try {
     state.api = await runWasm(m.wasm, m.wasmExec);
+    mark("go");
   } catch (err) {
     early.drop();
     post({ t: "opened", error: { code: "wasm", message: `ambient: ${m.wasm}: ${err && err.message || err}` } });
@@ -305,9 +359,11 @@ async function init(m) {
     return;
   }
   state.output.attach(StandInContext.made.processor);
-  state.started = state.api.started().then(() => { state.isStarted = true; }, () => {});
+  state.started = state.api.started().then(() => { state.isStarted = true; mark("started"); }, () => {});
+  state.started.then(() => state.tiles.started());
   state.started.then(() => early.drop());
   snapshot(true); // first: the page's state() answers from it once load() resolves
+  mark("opened");
   post({ t: "opened", info });
   setInterval(poll, POLL_MS);
   // Back online: ask at once for what failed, rather than at the host's
@@ -325,13 +381,12 @@ async function answer(m) {
     // (transferred) to the page's listener of this call ahead of the reply.
     const args = m.name !== "render" ? m.args
       : [...m.args, (bytes, done, total) => post({ t: "chunk", id: m.id, bytes, done, total }, [bytes.buffer])];
-    // A map's tiles far from the listener wait for the first sound here
-    // rather than in Go (wasm/main.go's tile waits too): a hundred Go calls
-    // parked on it, each a goroutine, cost the worker ~0.1 s of the first
-    // sound's load. Within two landblocks (the ring, and the rings Go
-    // prefetches near an edge) they go at once, as in Go.
-    if (m.name === "tile" && !state.isStarted && state.block &&
-      Math.max(Math.abs(m.args[0] - state.block[0]), Math.abs(m.args[1] - state.block[1])) > 2) await state.started;
+    // A map's tiles beyond the listener's ring wait here (TileGate) rather
+    // than in Go (wasm/main.go's tile waits too): a hundred Go calls parked
+    // on the first sound, each a goroutine, cost the worker ~0.1 s of its
+    // load. The ring's own go at once: its records load anyway.
+    if (m.name === "tile" && state.block &&
+      Math.max(Math.abs(m.args[0] - state.block[0]), Math.abs(m.args[1] - state.block[1])) > 1) await state.tiles.turn();
     const v = await state.api[m.name](...args);
     reply = { t: "reply", id: m.id, value: v ?? null };
   } catch (err) {
@@ -380,7 +435,9 @@ function snapshot(force) {
   const m = { t: "snap" };
   if (s !== null) {
     const id = s.where && parseInt(s.where.objcellId, 16);
-    if (id >= 0) state.block = [id >>> 24, (id >>> 16) & 0xff];
+    // Before the first move the state stands nowhere (objcellId 0): no
+    // landblock of the listener's yet, whose tiles a gate would hold.
+    state.block = id > 0 ? [id >>> 24, (id >>> 16) & 0xff] : null;
     state.lastOff = off;
     m.state = s;
     m.offData = off;
@@ -414,6 +471,7 @@ async function runWasm(wasmURL, wasmExec) {
   const go = new globalThis.Go();
   const gotAPI = new Promise((resolve) => { globalThis.__acambient = resolve; });
   go.argv = ["ambient.wasm", "__acambient"];
+  mark("glue");
   let mod;
   try {
     mod = await compiling;
@@ -423,6 +481,7 @@ async function runWasm(wasmURL, wasmExec) {
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     mod = await WebAssembly.compile(await r.arrayBuffer());
   }
+  mark("compiled");
   const inst = await WebAssembly.instantiate(mod, go.importObject);
   const exited = go.run(inst);
   try {

@@ -12,10 +12,20 @@
 // the worker's chunk.
 const REPORT = 8;
 
+// The silence a sound keeps ahead of it (frames, 43 ms): a chunk with sound
+// in it that comes while the queue holds only silence skips the silence
+// past this. The engine's clock does not move: what goes is zeros mixed
+// already, so the sound is heard a queue sooner (a first sound, one after
+// off the data: 8192 frames, 171 ms), and the queue's depth is back as the
+// worker refills it, on this report. What stays covers that refill.
+const KEEP = 2048;
+
 class AmbientOutput extends AudioWorkletProcessor {
   constructor() {
     super();
     this.chunks = []; // planar Float32Arrays, oldest first
+    this.loud = 0; // chunks in the queue with sound in them
+    this.skipped = 0; // frames of silence skipped (KEEP), all told
     this.at = 0; // frames of chunks[0] already played
     this.queued = 0; // frames held
     this.received = 0; // frames received, all told
@@ -38,14 +48,39 @@ class AmbientOutput extends AudioWorkletProcessor {
       this.chunks = [];
       this.at = 0;
       this.queued = 0;
+      this.loud = 0;
       this.began = false;
       return;
     }
-    this.chunks.push(m.chunk);
     const n = m.chunk.length / 2;
-    this.queued += n;
     this.received += n;
     this.began = true;
+    const first = m.sound && this.loud === 0 && this.queued > KEEP;
+    m.chunk.sound = !!m.sound;
+    if (m.sound) this.loud++;
+    this.chunks.push(m.chunk);
+    this.queued += n;
+    if (first) {
+      this.skip(n);
+      this.report();
+    }
+  }
+
+  // skip drops whole chunks of silence from the queue's front while KEEP
+  // frames or more of it would stay ahead of the sound's n.
+  skip(n) {
+    while (this.chunks.length && !this.chunks[0].sound) {
+      const left = this.chunks[0].length / 2 - this.at;
+      if (this.queued - n - left < KEEP) break;
+      this.chunks.shift();
+      this.at = 0;
+      this.queued -= left;
+      this.skipped += left;
+    }
+  }
+
+  report() {
+    this.feed?.postMessage({ queued: this.queued, received: this.received, played: this.played, underruns: this.underruns, skipped: this.skipped });
   }
 
   process(_inputs, outputs) {
@@ -60,7 +95,7 @@ class AmbientOutput extends AudioWorkletProcessor {
       if (R !== L) R.set(c.subarray(n + this.at, n + this.at + k), i);
       i += k;
       this.at += k;
-      if (this.at === n) { this.chunks.shift(); this.at = 0; }
+      if (this.at === n) { if (this.chunks.shift().sound) this.loud--; this.at = 0; }
     }
     this.queued -= i;
     this.played += i;
@@ -71,9 +106,7 @@ class AmbientOutput extends AudioWorkletProcessor {
     }
     // Every REPORT quanta, and every quantum it starves (the worker then
     // learns at once that the audio thread runs).
-    if (++this.quanta % REPORT === 0 || i < want) {
-      this.feed?.postMessage({ queued: this.queued, received: this.received, played: this.played, underruns: this.underruns });
-    }
+    if (++this.quanta % REPORT === 0 || i < want) this.report();
     return true;
   }
 }

@@ -228,6 +228,7 @@ type measurement struct {
 	LongBefore   float64            `json:"longBefore"`        // the longest main-thread task begun before the first sample, ms (PerformanceObserver "longtask")
 	LongSum      float64            `json:"longSumBefore"`     // those tasks' durations summed, ms
 	LongCount    int                `json:"longCountBefore"`   // how many
+	Marks        map[string]float64 `json:"marks,omitempty"`   // the start's steps (ambient.js, ambient.worker.js performance marks), page clock
 	Move         map[string]float64 `json:"move,omitempty"`    // click runs: setPlayer → the new place heard (run.mjs heard(): desertMs, backMs, …Resolved)
 	StartGaps    int                `json:"startGaps"`         // zero runs ≥ 64 frames in the 1.5 s after the first sample
 	StartSteps   int                `json:"startSteps"`        // steps > 0.25 there
@@ -307,6 +308,7 @@ func report(w io.Writer, plan []link, all []measurement) {
 				wasmCell(ms))
 		}
 	}
+	startSteps(w, plan, all)
 	var cs []measurement
 	for _, m := range all {
 		if m.Mode == "click" && m.Error == "" {
@@ -574,4 +576,64 @@ func loadAvg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// startMarks are the start's steps the page and its worker mark, in order
+// (ambient.js load, ambient.worker.js mark).
+var startMarks = []struct{ key, label string }{
+	{"load", "load() called"},
+	{"worker", "the worker runs"},
+	{"glue", "wasm_exec.js imported"},
+	{"compiled", "ambient.wasm compiled"},
+	{"go", "Go's main handed its API"},
+	{"opened", "open() done (the region)"},
+	{"started", "started(): a first sound can be heard"},
+	{"start", "start() called (the click)"},
+	{"fed", "the worker feeds the worklet"},
+}
+
+// startSteps prints, per link and visit, the median page-clock time of each
+// step of the start, and the first sample's.
+func startSteps(w io.Writer, plan []link, all []measurement) {
+	fmt.Fprintf(w, "\nthe start's steps, s on the page clock, median (min):\n\n| step |")
+	type col struct {
+		ms []measurement
+	}
+	var cols []col
+	for _, l := range plan {
+		for _, warm := range []bool{false, true} {
+			var ms []measurement
+			for _, m := range all {
+				if m.Mode == "visit" && m.Link == l.name && m.Warm == warm && m.Error == "" && len(m.Marks) > 0 {
+					ms = append(ms, m)
+				}
+			}
+			if len(ms) == 0 {
+				continue
+			}
+			visit := "cold"
+			if warm {
+				visit = "warm"
+			}
+			fmt.Fprintf(w, " %s %s |", l.name, visit)
+			cols = append(cols, col{ms})
+		}
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(cols)))
+	row := func(label string, f func(measurement) float64) {
+		fmt.Fprintf(w, "| %s |", label)
+		for _, c := range cols {
+			fmt.Fprintf(w, " %s |", secs(c.ms, f))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, k := range startMarks {
+		row(k.label, func(m measurement) float64 {
+			if v, ok := m.Marks[k.key]; ok {
+				return v
+			}
+			return -1
+		})
+	}
+	row("first sample at the destination", func(m measurement) float64 { return m.First })
 }

@@ -97,6 +97,15 @@ async function visit(page, net, cdp, mode) {
     timeOrigin: performance.timeOrigin,
   }));
   const log = await net.fetch();
+  // The start's steps (ambient.js and ambient.worker.js performance
+  // marks), on the page's clock: the worker's own clock starts at its
+  // creation, so both go through Unix ms.
+  const marks = {};
+  const stepsOf = () => performance.getEntriesByType("mark").filter((e) => e.name.startsWith("acambient:"))
+    .map((e) => [e.name.slice(10), performance.timeOrigin + e.startTime]);
+  const lists = [await page.evaluate(stepsOf).catch(() => [])];
+  for (const w of page.workers()) lists.push(await w.evaluate(stepsOf).catch(() => []));
+  for (const list of lists) for (const [k, unix] of list) marks[k] ??= Math.round(unix - p.timeOrigin);
   // The server's times are Unix ms; the page's clock starts at timeOrigin
   // (Unix ms too, the same machine's clock).
   const toPage = (unix) => unix - p.timeOrigin;
@@ -116,6 +125,7 @@ async function visit(page, net, cdp, mode) {
     longBefore: before.reduce((m, [, d]) => Math.max(m, d), 0),
     longSumBefore: before.reduce((s, [, d]) => s + d, 0),
     longCountBefore: before.length,
+    marks,
     startGaps: p.start ? p.start.gaps : -1, startSteps: p.start ? p.start.steps : -1,
   };
   if (cfg.timeline) {

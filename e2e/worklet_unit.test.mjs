@@ -1,0 +1,106 @@
+// Unit tests of the audio thread's queue (www/ambient.worklet.js) under
+// node: the worklet's globals (AudioWorkletProcessor, registerProcessor) are
+// given here, its port is a fake that keeps what it posts, and process() is
+// called as the audio thread calls it, a render quantum (128 frames) at a
+// time. Run by TestWorkletUnit in page_test.go.
+import test from "node:test";
+import assert from "node:assert/strict";
+
+let Processor = null;
+globalThis.AudioWorkletProcessor = class { constructor() { this.port = { onmessage: null }; } };
+globalThis.registerProcessor = (_name, cls) => { Processor = cls; };
+await import("../www/ambient.worklet.js");
+
+const QUANTUM = 128, CHUNK = 1024;
+
+// worklet is a processor with its feed connected: reports keeps what it
+// reported, send posts a chunk as the worker does (planar stereo, value v
+// in every sample, sound when v is not 0), play runs n quanta and returns
+// the left channel heard.
+function worklet() {
+  const p = new Processor();
+  const reports = [];
+  const feed = { postMessage: (m) => reports.push(m), onmessage: null, close() {} };
+  p.port.onmessage({ data: { port: feed } });
+  return {
+    p, reports,
+    send(v, frames = CHUNK) { feed.onmessage({ data: { chunk: new Float32Array(2 * frames).fill(v), sound: v !== 0 } }); },
+    play(n) {
+      const heard = [];
+      for (let i = 0; i < n; i++) {
+        const L = new Float32Array(QUANTUM), R = new Float32Array(QUANTUM);
+        assert.equal(p.process([], [[L, R]]), true);
+        heard.push(...L);
+      }
+      return heard;
+    },
+  };
+}
+
+test("worklet: a sound after queued silence skips all but KEEP (2048) frames of it", () => {
+  const w = worklet();
+  for (let i = 0; i < 8; i++) w.send(0); // the worker's queue of silence: 8192 frames
+  w.send(0.5);
+  assert.equal(w.p.queued, 2048 + 1024, "queued after the skip");
+  assert.equal(w.p.skipped, 6144);
+  // The worker learns at once, to refill: its report counts the new chunk.
+  const r = w.reports.at(-1);
+  assert.deepEqual([r.queued, r.received, r.skipped], [3072, 9216, 6144]);
+  const heard = w.play(24);
+  assert.equal(heard.indexOf(0.5), 2048, "the sound's first frame heard, frames in");
+  assert.equal(w.p.underruns, 0);
+});
+
+test("worklet: silence queued behind a sound, or with a sound in the queue, stays", () => {
+  const w = worklet();
+  w.send(0.5);
+  for (let i = 0; i < 6; i++) w.send(0);
+  w.send(0.25); // a sound already queued: nothing is skipped
+  assert.deepEqual([w.p.queued, w.p.skipped], [8192, 0]);
+  const heard = w.play(64);
+  assert.equal(heard.indexOf(0.25), 7168, "the second sound after the silence between");
+  // Played out, the queue is silence again: a sound skips it.
+  for (let i = 0; i < 4; i++) w.send(0);
+  w.send(0.75);
+  assert.deepEqual([w.p.queued, w.p.skipped], [2048 + 1024, 2048]);
+});
+
+test("worklet: a short queue of silence is not skipped", () => {
+  const w = worklet();
+  w.send(0);
+  w.send(0);
+  w.send(0.5);
+  assert.deepEqual([w.p.queued, w.p.skipped], [3072, 0]);
+  assert.equal(w.play(24).indexOf(0.5), 2048);
+});
+
+test("worklet: a skip starts mid-chunk where the queue was played into", () => {
+  const w = worklet();
+  for (let i = 0; i < 4; i++) w.send(0);
+  w.play(3); // 384 frames of the first chunk played
+  w.send(0.5);
+  // 640 + 1024 + 1024 + 1024 of silence: the first two chunks go.
+  assert.deepEqual([w.p.queued, w.p.skipped], [2048 + 1024, 1664]);
+  assert.equal(w.play(24).indexOf(0.5), 2048);
+});
+
+test("worklet: an empty queue plays silence and counts underruns once the stream began", () => {
+  const w = worklet();
+  w.play(2);
+  assert.equal(w.p.underruns, 0, "before the first chunk");
+  w.send(0.5, 128);
+  const heard = w.play(2);
+  assert.deepEqual([heard[0], heard[127], heard[128]], [0.5, 0.5, 0]);
+  assert.equal(w.p.underruns, 1);
+  assert.equal(w.reports.at(-1).underruns, 1, "a starved quantum reports at once");
+});
+
+test("worklet: a flush empties the queue and forgets its sound", () => {
+  const w = worklet();
+  w.send(0.5);
+  w.p.feed.onmessage({ data: { flush: true } });
+  assert.deepEqual([w.p.queued, w.p.loud], [0, 0]);
+  for (let i = 0; i < 8; i++) w.send(0);
+  w.send(0.5);
+  assert.equal(w.p.skipped, 6144, "silence after a flush is skipped as at the start");
+});
