@@ -198,6 +198,7 @@ export class AmbientAudio {
     this._live();
     try {
       // Numbered: calls settle out of order, and the latest one wins (core/session Moves).
+      if (this._moves === 0) performance.mark?.("acambient:setPlayer");
       return await this._settle(this._link.call("setPlayer", posText(pos), ++this._moves));
     } finally {
       this._offDataNow();

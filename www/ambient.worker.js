@@ -291,7 +291,7 @@ const state = {
   started: null, // settles once a first sound could be heard (the Go side's started())
   isStarted: false,
   tiles: new TileGate(),
-  block: null, // the listener's landblock [bx, by], from the latest state
+  block: null, // the listener's landblock [bx, by]: where the page last asked to go, else the latest state's
   atWait: null, // resolves with the page's answer to the region's name
   firstWave: "", // the first wave record the Go side asked for
 };
@@ -323,7 +323,12 @@ self.onmessage = (e) => {
   const m = e.data;
   switch (m.t) {
     case "init": init(m); break;
-    case "at": state.atWait?.(m.pos); break;
+    case "at": {
+      const spot = typeof m.pos === "string" ? spotOf(m.pos) : null;
+      if (spot && !state.block) state.block = [spot.bx, spot.by];
+      state.atWait?.(m.pos);
+      break;
+    }
     case "port": state.output.connect(m.port, m.target); break;
     case "audio": state.output.setRunning(m.running); break;
     case "call": answer(m); break;
@@ -342,6 +347,8 @@ async function init(m) {
   const at = m.at === "ask"
     ? (name) => new Promise((resolve) => { state.atWait = resolve; post({ t: "region", name }); })
     : m.at;
+  const spot = typeof m.at === "string" && m.at !== "ask" ? spotOf(m.at) : null;
+  if (spot) state.block = [spot.bx, spot.by];
   prefetch(early, { portal: m.portal, cell: m.cell, listing: m.listing, at, hints: m.hints, onWave: wave }).catch(() => {});
   try {
     state.api = await runWasm(m.wasm, m.wasmExec);
@@ -387,7 +394,15 @@ async function answer(m) {
     // load. The ring's own go at once: its records load anyway.
     if (m.name === "tile" && state.block &&
       Math.max(Math.abs(m.args[0] - state.block[0]), Math.abs(m.args[1] - state.block[1])) > 1) await state.tiles.turn();
+    if (m.name === "setPlayer") {
+      // The listener's landblock is where the page asks to go, from now:
+      // the map asks for its tiles before the engine has moved there.
+      const spot = spotOf(String(m.args[0]));
+      if (spot) state.block = [spot.bx, spot.by];
+      mark("move");
+    }
     const v = await state.api[m.name](...args);
+    if (m.name === "setPlayer") mark("moved");
     reply = { t: "reply", id: m.id, value: v ?? null };
   } catch (err) {
     reply = { t: "reply", id: m.id, error: errorOf(err) };
@@ -435,9 +450,9 @@ function snapshot(force) {
   const m = { t: "snap" };
   if (s !== null) {
     const id = s.where && parseInt(s.where.objcellId, 16);
-    // Before the first move the state stands nowhere (objcellId 0): no
-    // landblock of the listener's yet, whose tiles a gate would hold.
-    state.block = id > 0 ? [id >>> 24, (id >>> 16) & 0xff] : null;
+    // Before the first move the state stands nowhere (objcellId 0): the
+    // landblock is then the one the page asked for, if any (init, answer).
+    if (id > 0) state.block = [id >>> 24, (id >>> 16) & 0xff];
     state.lastOff = off;
     m.state = s;
     m.offData = off;

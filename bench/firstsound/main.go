@@ -587,6 +587,8 @@ var startMarks = []struct{ key, label string }{
 	{"compiled", "ambient.wasm compiled"},
 	{"go", "Go's main handed its API"},
 	{"opened", "open() done (the region)"},
+	{"setPlayer", "the page's first setPlayer()"},
+	{"moved", "the engine has the position (Go's setPlayer)"},
 	{"started", "started(): a first sound can be heard"},
 	{"start", "start() called (the click)"},
 	{"fed", "the worker feeds the worklet"},
