@@ -84,13 +84,23 @@ export class AmbientAudio {
     else if (opts.at != null) { try { at = toPOS(opts.at); } catch { at = null; } }
 
     const ahead = new ContextAhead();
+    // The wasm compiles from here, while the worker starts and imports the
+    // glue (0.2–0.3 s cold, bench/firstsound), on the engine's background
+    // threads, not this one; the worker gets the module (a Module is posted
+    // as a handle to the same code). Where that fails (a wasm served
+    // with the wrong type, a browser that cannot post a Module) the worker
+    // compiles it itself, as it would have.
+    const compiling = compileHere(wasmURL);
     let link;
     try {
-      link = await Link.start({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at });
+      link = await Link.start({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at, module: compiling !== null });
     } catch (e) {
       ahead.close();
       throw coded("wasm", e.message);
     }
+    compiling?.then((module) => {
+      try { link.post({ t: "module", module }); } catch (e) { link.post({ t: "module", error: String(e && e.message || e) }); }
+    }, (e) => link.post({ t: "module", error: String(e && e.message || e) }));
     const amb = new AmbientAudio(link, { portal, cell, wasm: wasmURL });
     amb._ahead = ahead;
     link.onWave = () => ahead.waveAsked();
@@ -634,6 +644,17 @@ class Output {
       this.node = null;
     }
   }
+}
+
+// compileHere starts compiling the wasm at url on this page (null where
+// the browser cannot stream a compile): it settles with the Module, or
+// fails, and never rejects unhandled.
+function compileHere(url) {
+  const W = globalThis.WebAssembly;
+  if (!W || typeof W.compileStreaming !== "function" || typeof fetch !== "function") return null;
+  const p = W.compileStreaming(fetch(url));
+  p.catch(() => {}); // the worker is told, and compiles it itself
+  return p;
 }
 
 // mapped is url as the page's import map names it, where that differs

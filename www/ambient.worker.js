@@ -294,6 +294,7 @@ const state = {
   block: null, // the listener's landblock [bx, by]: where the page last asked to go, else the latest state's
   atWait: null, // resolves with the page's answer to the region's name
   firstWave: "", // the first wave record the Go side asked for
+  pageModule: null, // takes the page's "module" message: the wasm it compiled, or why not (runWasm)
 };
 
 const post = (m, transfer) => self.postMessage(m, transfer || []);
@@ -323,6 +324,7 @@ self.onmessage = (e) => {
   const m = e.data;
   switch (m.t) {
     case "init": init(m); break;
+    case "module": state.pageModule?.(m); break;
     case "at": {
       const spot = typeof m.pos === "string" ? spotOf(m.pos) : null;
       if (spot && !state.block) state.block = [spot.bx, spot.by];
@@ -351,7 +353,7 @@ async function init(m) {
   if (spot) state.block = [spot.bx, spot.by];
   prefetch(early, { portal: m.portal, cell: m.cell, listing: m.listing, at, hints: m.hints, onWave: wave }).catch(() => {});
   try {
-    state.api = await runWasm(m.wasm, m.wasmExec);
+    state.api = await runWasm(m.wasm, m.wasmExec, m.module);
     mark("go");
   } catch (err) {
     early.drop();
@@ -472,11 +474,15 @@ function snapshot(force) {
 
 // runWasm instantiates ambient.wasm and resolves with the API object its Go
 // main hands over.
-async function runWasm(wasmURL, wasmExec) {
-  // The wasm's download and compile start first, beside the glue's import:
-  // one after the other they cost the glue's round trip before the largest
-  // download of the visit.
-  const compiling = WebAssembly.compileStreaming(fetch(wasmURL));
+async function runWasm(wasmURL, wasmExec, fromPage) {
+  // The page compiles the wasm (ambient.js compileHere) and posts the
+  // Module; where it cannot, it says why, and the compile is done here.
+  // Either way it runs beside the glue's import: one after the other they
+  // cost the glue's round trip before the largest download of the visit.
+  const compileHere = () => WebAssembly.compileStreaming(fetch(wasmURL));
+  const compiling = !fromPage ? compileHere()
+    : new Promise((resolve) => { state.pageModule = resolve; })
+      .then((m) => (m.module instanceof WebAssembly.Module ? m.module : compileHere()));
   compiling.catch(() => {}); // awaited below
   if (typeof globalThis.Go !== "function") {
     // A script that sets globalThis.Go, by the URL the page resolved
