@@ -95,8 +95,8 @@ func isPageFile(path string) bool {
 // TestPageWarmVisit opens the demo page at the river, lets it load the ring
 // and the map, leaves for about:blank and comes back in the same browser
 // (its HTTP cache warm). The first visit fetches the wasm once, by the
-// versioned URL index.html preloads it by: the engine's worker fetches the
-// same URL, and gets the preload's download. The second visit loads the same ambience (its
+// versioned URL index.html preloads it by: the page's compile (ambient.js
+// compileHere) fetches the same URL, and gets the preload's download. The second visit loads the same ambience (its
 // instances, their waves decoded, started() resolved) while the server sees
 // no request for any record the first visit fetched, nor for any page file
 // but index.html: the wasm, the modules and the style sheet come from the

@@ -51,7 +51,7 @@ test("worklet: a sound after queued silence skips all but KEEP (2048) frames of 
   assert.equal(w.p.underruns, 0);
 });
 
-test("worklet: silence queued behind a sound, or with a sound in the queue, stays", () => {
+test("worklet: only the stream's first sound skips: silence between sounds stays", () => {
   const w = worklet();
   w.send(0.5);
   for (let i = 0; i < 6; i++) w.send(0);
@@ -59,10 +59,17 @@ test("worklet: silence queued behind a sound, or with a sound in the queue, stay
   assert.deepEqual([w.p.queued, w.p.skipped], [8192, 0]);
   const heard = w.play(64);
   assert.equal(heard.indexOf(0.25), 7168, "the second sound after the silence between");
-  // Played out, the queue is silence again: a sound skips it.
+  // Played out, the queue is silence again; a sound after it keeps its
+  // place (the audio clock's offset to the engine's stays as it was).
   for (let i = 0; i < 4; i++) w.send(0);
   w.send(0.75);
-  assert.deepEqual([w.p.queued, w.p.skipped], [2048 + 1024, 2048]);
+  assert.deepEqual([w.p.queued, w.p.skipped], [5120, 0]);
+  assert.equal(w.play(40).indexOf(0.75), 4096);
+  // A flush begins the stream again (stop, then start): its first sound skips.
+  w.p.take({ flush: true });
+  for (let i = 0; i < 8; i++) w.send(0);
+  w.send(0.5);
+  assert.deepEqual([w.p.queued, w.p.skipped], [2048 + 1024, 6144]);
 });
 
 test("worklet: a short queue of silence is not skipped", () => {
@@ -99,7 +106,7 @@ test("worklet: a flush empties the queue and forgets its sound", () => {
   const w = worklet();
   w.send(0.5);
   w.p.feed.onmessage({ data: { flush: true } });
-  assert.deepEqual([w.p.queued, w.p.loud], [0, 0]);
+  assert.deepEqual([w.p.queued, w.p.sounded], [0, false]);
   for (let i = 0; i < 8; i++) w.send(0);
   w.send(0.5);
   assert.equal(w.p.skipped, 6144, "silence after a flush is skipped as at the start");

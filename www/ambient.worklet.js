@@ -12,19 +12,22 @@
 // the worker's chunk.
 const REPORT = 8;
 
-// The silence a sound keeps ahead of it (frames, 43 ms): a chunk with sound
-// in it that comes while the queue holds only silence skips the silence
-// past this. The engine's clock does not move: what goes is zeros mixed
-// already, so the sound is heard a queue sooner (a first sound, one after
-// off the data: 8192 frames, 171 ms), and the queue's depth is back as the
-// worker refills it, on this report. What stays covers that refill.
+// The silence the stream's first sound keeps ahead of it (frames, 43 ms):
+// the first chunk with sound in it since the stream began (or was flushed)
+// skips the silence queued past this. The engine's clock does not move:
+// what goes is zeros mixed already, so a first sound that comes while the
+// queue is full of the wait's silence (a click made while loading) is
+// heard a queue sooner, and the queue's depth is back as the worker
+// refills it, on this report. What stays covers that refill. Only the
+// first: a skip moves every later sound's place on the audio clock against
+// the engine's by what it skipped, once, not at every sound after a pause.
 const KEEP = 2048;
 
 class AmbientOutput extends AudioWorkletProcessor {
   constructor() {
     super();
     this.chunks = []; // planar Float32Arrays, oldest first
-    this.loud = 0; // chunks in the queue with sound in them
+    this.sounded = false; // a chunk with sound in it has come since the stream began
     this.skipped = 0; // frames of silence skipped (KEEP), all told
     this.at = 0; // frames of chunks[0] already played
     this.queued = 0; // frames held
@@ -48,16 +51,16 @@ class AmbientOutput extends AudioWorkletProcessor {
       this.chunks = [];
       this.at = 0;
       this.queued = 0;
-      this.loud = 0;
+      this.sounded = false;
       this.began = false;
       return;
     }
     const n = m.chunk.length / 2;
     this.received += n;
     this.began = true;
-    const first = m.sound && this.loud === 0 && this.queued > KEEP;
+    const first = m.sound && !this.sounded && this.queued > KEEP;
     m.chunk.sound = !!m.sound;
-    if (m.sound) this.loud++;
+    if (m.sound) this.sounded = true;
     this.chunks.push(m.chunk);
     this.queued += n;
     if (first) {
@@ -95,7 +98,7 @@ class AmbientOutput extends AudioWorkletProcessor {
       if (R !== L) R.set(c.subarray(n + this.at, n + this.at + k), i);
       i += k;
       this.at += k;
-      if (this.at === n) { if (this.chunks.shift().sound) this.loud--; this.at = 0; }
+      if (this.at === n) { this.chunks.shift(); this.at = 0; }
     }
     this.queued -= i;
     this.played += i;
