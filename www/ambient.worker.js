@@ -289,7 +289,6 @@ const state = {
   lastStats: 0,
   presence: null,
   started: null, // settles once a first sound could be heard (the Go side's started())
-  isStarted: false,
   tiles: new TileGate(),
   block: null, // the listener's landblock [bx, by]: where the page last asked to go, else the latest state's
   atWait: null, // resolves with the page's answer to the region's name
@@ -304,6 +303,14 @@ const post = (m, transfer) => self.postMessage(m, transfer || []);
 // cold start's time is spent across these, and a regression shows which.
 const mark = (name) => { try { performance.mark("acambient:" + name); } catch { /* a timeline is a nicety */ } };
 mark("worker");
+
+// aim makes pos (a POS, as the page sends it) the listener's landblock
+// from now, ahead of the engine's move there: the map asks for its tiles
+// before the engine has moved (TileGate).
+function aim(pos) {
+  const spot = typeof pos === "string" ? spotOf(pos) : null;
+  if (spot) state.block = [spot.bx, spot.by];
+}
 
 // errorOf is an error as a message carries it (ambient.js rebuilds the Error).
 function errorOf(e) {
@@ -325,12 +332,7 @@ self.onmessage = (e) => {
   switch (m.t) {
     case "init": init(m); break;
     case "module": state.pageModule?.(m); break;
-    case "at": {
-      const spot = typeof m.pos === "string" ? spotOf(m.pos) : null;
-      if (spot && !state.block) state.block = [spot.bx, spot.by];
-      state.atWait?.(m.pos);
-      break;
-    }
+    case "at": if (!state.block) aim(m.pos); state.atWait?.(m.pos); break;
     case "port": state.output.connect(m.port, m.target); break;
     case "audio": state.output.setRunning(m.running); break;
     case "call": answer(m); break;
@@ -349,8 +351,7 @@ async function init(m) {
   const at = m.at === "ask"
     ? (name) => new Promise((resolve) => { state.atWait = resolve; post({ t: "region", name }); })
     : m.at;
-  const spot = typeof m.at === "string" && m.at !== "ask" ? spotOf(m.at) : null;
-  if (spot) state.block = [spot.bx, spot.by];
+  if (m.at !== "ask") aim(m.at);
   prefetch(early, { portal: m.portal, cell: m.cell, listing: m.listing, at, hints: m.hints, onWave: wave }).catch(() => {});
   try {
     state.api = await runWasm(m.wasm, m.wasmExec, m.module);
@@ -368,7 +369,7 @@ async function init(m) {
     return;
   }
   state.output.attach(StandInContext.made.processor);
-  state.started = state.api.started().then(() => { state.isStarted = true; mark("started"); }, () => {});
+  state.started = state.api.started().then(() => mark("started"), () => {});
   state.started.then(() => state.tiles.started());
   state.started.then(() => early.drop());
   snapshot(true); // first: the page's state() answers from it once load() resolves
@@ -397,10 +398,7 @@ async function answer(m) {
     if (m.name === "tile" && state.block &&
       Math.max(Math.abs(m.args[0] - state.block[0]), Math.abs(m.args[1] - state.block[1])) > 1) await state.tiles.turn();
     if (m.name === "setPlayer") {
-      // The listener's landblock is where the page asks to go, from now:
-      // the map asks for its tiles before the engine has moved there.
-      const spot = spotOf(String(m.args[0]));
-      if (spot) state.block = [spot.bx, spot.by];
+      aim(m.args[0]);
       mark("move");
     }
     const v = await state.api[m.name](...args);
@@ -476,13 +474,15 @@ function snapshot(force) {
 // main hands over.
 async function runWasm(wasmURL, wasmExec, fromPage) {
   // The page compiles the wasm (ambient.js compileHere) and posts the
-  // Module; where it cannot, it says why, and the compile is done here.
-  // Either way it runs beside the glue's import: one after the other they
-  // cost the glue's round trip before the largest download of the visit.
-  const compileHere = () => WebAssembly.compileStreaming(fetch(wasmURL));
-  const compiling = !fromPage ? compileHere()
-    : new Promise((resolve) => { state.pageModule = resolve; })
-      .then((m) => (m.module instanceof WebAssembly.Module ? m.module : compileHere()));
+  // Module; where it cannot, it says why, and the compile is done here from
+  // the bytes (below: a streaming compile here would fail as the page's
+  // did). Either way it runs beside the glue's import: one after the other
+  // they cost the glue's round trip before the largest download of the visit.
+  const compiling = !fromPage ? WebAssembly.compileStreaming(fetch(wasmURL))
+    : new Promise((resolve) => { state.pageModule = resolve; }).then((m) => {
+      if (m.module instanceof WebAssembly.Module) return m.module;
+      throw new Error(m.error);
+    });
   compiling.catch(() => {}); // awaited below
   if (typeof globalThis.Go !== "function") {
     // A script that sets globalThis.Go, by the URL the page resolved
@@ -497,7 +497,8 @@ async function runWasm(wasmURL, wasmExec, fromPage) {
   try {
     mod = await compiling;
   } catch (e) {
-    // A server that sends .wasm with the wrong type: compile from bytes.
+    // A server that sends .wasm with the wrong type (or a page that could
+    // not compile or post it): compile from bytes.
     const r = await fetch(wasmURL);
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     mod = await WebAssembly.compile(await r.arrayBuffer());
