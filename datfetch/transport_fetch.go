@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"syscall/js"
 
 	"acambient/core/pace"
@@ -71,23 +70,34 @@ func FetchEarly(early js.Value) Transport {
 			stop()
 			return nil, err
 		}
-		r := &Response{Status: v.Get("status").Int(), ContentLength: -1, Header: map[string]string{}}
-		headers := v.Get("headers")
-		each := js.FuncOf(func(_ js.Value, args []js.Value) any {
-			r.Header[strings.ToLower(args[1].String())] = args[0].String()
-			return nil
-		})
-		headers.Call("forEach", each)
-		each.Release()
+		r := &Response{Status: v.Get("status").Int(), ContentLength: -1, Header: readHeaders(v.Get("headers"))}
 		r.ContentLength, r.EncodedLength = fetchLengths(v.Get("type").String(), r.Header)
 		body := v.Get("body")
 		if body.IsNull() || body.IsUndefined() { // an old host without streams
 			r.Body = &bufferBody{resp: v, stop: stop}
 		} else {
-			r.Body = newStreamBody(body, stop)
+			r.Body = newStreamBody(body, r.ContentLength, stop)
 		}
 		return r, nil
 	}
+}
+
+// fetchHeaders are the headers a source reads from an answer (remote.go's
+// header calls, fetchLengths). Each is asked for by name: a forEach over
+// every header calls back into Go once a header, and each call is a turn
+// of Go's scheduler (eight or so an answer, the most of the worker's Go
+// time while the first ring's records come in, bench/firstsound).
+var fetchHeaders = [...]string{"content-length", "content-encoding", "etag", "retry-after"}
+
+// readHeaders is the headers of fetchHeaders that h (a Headers) holds.
+func readHeaders(h js.Value) map[string]string {
+	out := make(map[string]string, len(fetchHeaders))
+	for _, name := range fetchHeaders {
+		if v := h.Call("get", name); v.Type() == js.TypeString {
+			out[name] = v.String()
+		}
+	}
+	return out
 }
 
 // fetchInit is fetch's options: the abort signal, and how to redirect.
@@ -151,22 +161,39 @@ func (j *jsBytes) read(p []byte) int {
 // the host has one (Chromium, Firefox, node), which fills one buffer over
 // and over, so that a body costs JavaScript no memory beyond it however
 // long it runs; else the default reader's chunks, copied from as they come.
+//
+// Every read is a promise, and every promise settled is a turn of Go's
+// scheduler in the worker (the most of its Go time while the first ring's
+// records come in, bench/firstsound), so a body of known length is read in
+// as few as it takes: into a buffer that holds it (up to byobMax), and no
+// read is asked after its last byte (fetch enforces the framing itself: a
+// body longer than its Content-Length does not arrive).
 type streamBody struct {
 	reader js.Value
 	stop   func() bool
 	byob   js.Value // the buffer a BYOB reader fills (undefined: default reader)
 	chunk  jsBytes  // default reader: what is left of the last chunk
+	left   int64    // bytes still to come, known from the answer's length (-1: unknown)
 	done   bool
 }
 
-// byobBuffer is the BYOB reader's buffer: fetch hands over up to this
+// byobBuffer is the BYOB reader's buffer for a body of unknown length, and
+// byobMax its most for one of known length: fetch hands over up to this
 // much a read.
-const byobBuffer = 64 << 10
+const (
+	byobBuffer = 64 << 10
+	byobMax    = 256 << 10
+)
 
-func newStreamBody(body js.Value, stop func() bool) *streamBody {
-	b := &streamBody{stop: stop}
+// newStreamBody reads body, of length bytes (-1: unknown).
+func newStreamBody(body js.Value, length int64, stop func() bool) *streamBody {
+	b := &streamBody{stop: stop, left: length}
 	if r, ok := byobReader(body); ok {
-		b.reader, b.byob = r, js.Global().Get("ArrayBuffer").New(byobBuffer)
+		size := int64(byobBuffer)
+		if length > 0 {
+			size = min(length, byobMax)
+		}
+		b.reader, b.byob = r, js.Global().Get("ArrayBuffer").New(size)
 	} else {
 		b.reader = body.Call("getReader")
 	}
@@ -186,10 +213,18 @@ func byobReader(body js.Value) (r js.Value, ok bool) {
 	return body.Call("getReader", opt), true
 }
 
-func (b *streamBody) Read(p []byte) (int, error) {
+func (b *streamBody) Read(p []byte) (n int, err error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if b.left == 0 {
+		return 0, io.EOF
+	}
+	defer func() {
+		if b.left > 0 {
+			b.left -= int64(n)
+		}
+	}()
 	if !b.byob.IsUndefined() {
 		return b.readBYOB(p)
 	}
@@ -217,7 +252,7 @@ func (b *streamBody) readBYOB(p []byte) (int, error) {
 		if b.done {
 			return 0, io.EOF
 		}
-		view := js.Global().Get("Uint8Array").New(b.byob, 0, min(len(p), byobBuffer))
+		view := js.Global().Get("Uint8Array").New(b.byob, 0, min(len(p), b.byob.Get("byteLength").Int()))
 		res, err := jsawait.Await(b.reader.Call("read", view))
 		if err != nil {
 			return 0, err
@@ -236,7 +271,14 @@ func (b *streamBody) readBYOB(p []byte) (int, error) {
 }
 
 func (b *streamBody) Close() error {
-	if !b.done {
+	switch {
+	case b.done:
+	case b.left == 0:
+		// Read to its length, the stream's end not read: a cancel now
+		// would abort a request that has all it will get (the browser
+		// lists it as failed). The end is read, and not waited for.
+		b.reader.Call("read", js.Global().Get("Uint8Array").New(1)).Call("catch", ignoreRejection)
+	default:
 		b.reader.Call("cancel").Call("catch", ignoreRejection)
 	}
 	b.stop()

@@ -135,3 +135,70 @@ func TestFetchLengths(t *testing.T) {
 		}
 	}
 }
+
+// A body of known length costs as few reads as its buffer allows, and no
+// read after its last byte: each read is a promise, and each promise a turn
+// of Go's scheduler in the page's worker (the first ring's records come in
+// behind them, bench/firstsound). One of unknown length reads 64 KiB at a
+// time to the end it is told of. (Close then reads the end of the first,
+// unawaited: a cancel would abort its request.)
+func TestFetchBodyReads(t *testing.T) {
+	const size = 300_000
+	fake := js.Global().Call("eval", `(function (size) {
+		const body = new Uint8Array(size);
+		for (let i = 0; i < size; i++) body[i] = (i * 7) & 0xff;
+		const fake = { length: true, last: null }; // last: the latest request's counts
+		fake.fetch = () => {
+			const count = fake.last = { reads: 0, ends: 0 };
+			const stream = new ReadableStream({ type: "bytes", start(c) { c.enqueue(body.slice()); c.close(); } });
+			const headers = new Headers(fake.length ? { "content-length": String(size), "etag": '"x"' } : {});
+			const wrapped = { getReader(opt) {
+				const r = stream.getReader(opt);
+				return { read: async (v) => { count.reads++; const x = await r.read(v); if (x.done) count.ends++; return x; },
+					cancel: (why) => r.cancel(why) };
+			} };
+			return Promise.resolve({ status: 200, type: "basic", headers, body: wrapped });
+		};
+		return fake;
+	})`).Invoke(size)
+	saved := js.Global().Get("fetch")
+	js.Global().Set("fetch", fake.Get("fetch"))
+	defer js.Global().Set("fetch", saved)
+
+	for _, tc := range []struct {
+		name        string
+		length      bool
+		reads, ends int
+	}{
+		// One buffer of 300,000 bytes: 256 KiB, then the rest.
+		{"Content-Length", true, 2, 0},
+		// Chunks of 8, 8, 16, 32, 64 and 128 KiB (two reads of 64 KiB),
+		// then 256 KiB: the rest, and the end.
+		{"no length", false, 9, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake.Set("length", tc.length)
+			r, err := Fetch()(context.Background(), "https://example.invalid/0x0A000121")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// As the source reads it (remote.go).
+			b, _, err := readBody(r.Body, r.ContentLength, 1<<20, func(int64) error { return nil }, func(int64) {})
+			n, e := fake.Get("last").Get("reads").Int(), fake.Get("last").Get("ends").Int()
+			r.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := byte((size - 1) * 7 & 0xff)
+			if len(b) != size || b[size-1] != last {
+				t.Fatalf("read %d bytes; want %d, the last %d", len(b), size, last)
+			}
+			if tc.length && (r.ContentLength != size || r.Header["etag"] != `"x"`) {
+				t.Errorf("length %d, etag %q; want %d, %q", r.ContentLength, r.Header["etag"], size, `"x"`)
+			}
+			if n != tc.reads || e != tc.ends {
+				t.Errorf("%d reads, %d of them the end; want %d, %d", n, e, tc.reads, tc.ends)
+			}
+		})
+	}
+}

@@ -83,17 +83,21 @@ export class AmbientAudio {
     if (typeof opts.at === "function") at = "ask";
     else if (opts.at != null) { try { at = toPOS(opts.at); } catch { at = null; } }
 
-    const ahead = new ContextAhead();
+    // The worker first: its thread starts (and its early requests go) before
+    // the compile below takes the cores.
+    const here = compilesHere();
+    const starting = Link.start({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at, module: here });
     // The wasm compiles from here, while the worker starts and imports the
     // glue (0.2–0.3 s cold, bench/firstsound), on the engine's background
     // threads, not this one; the worker gets the module (a Module is posted
     // as a handle to the same code). Where that fails (a wasm served
     // with the wrong type, a browser that cannot post a Module) the worker
     // compiles it itself, as it would have.
-    const compiling = compileHere(wasmURL);
+    const compiling = here ? compileHere(wasmURL) : null;
+    const ahead = new ContextAhead();
     let link;
     try {
-      link = await Link.start({ t: "init", wasm: wasmURL, wasmExec, portal, cell, listing: !acdat, hints, at, module: compiling !== null });
+      link = await starting;
     } catch (e) {
       ahead.close();
       throw coded("wasm", e.message);
@@ -646,13 +650,16 @@ class Output {
   }
 }
 
-// compileHere starts compiling the wasm at url on this page (null where
-// the browser cannot stream a compile): it settles with the Module, or
-// fails, and never rejects unhandled.
-function compileHere(url) {
+// compilesHere reports whether this page can stream a compile of the wasm.
+function compilesHere() {
   const W = globalThis.WebAssembly;
-  if (!W || typeof W.compileStreaming !== "function" || typeof fetch !== "function") return null;
-  const p = W.compileStreaming(fetch(url));
+  return !!W && typeof W.compileStreaming === "function" && typeof fetch === "function";
+}
+
+// compileHere starts compiling the wasm at url on this page: it settles
+// with the Module, or fails, and never rejects unhandled.
+function compileHere(url) {
+  const p = globalThis.WebAssembly.compileStreaming(fetch(url));
   p.catch(() => {}); // the worker is told, and compiles it itself
   return p;
 }

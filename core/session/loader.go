@@ -31,8 +31,11 @@ type loader struct {
 	// progressive: a table counts as loaded once decoded, its waves come
 	// after, in the order the host asks for them (Options.Progressive).
 	progressive bool
-	yield       func()     // before a decode and between pieces of a long one (Options.Yield)
-	decoding    sync.Mutex // progressive: one wave decodes at a time, so a yield lets the event loop in
+	yield       func() // before a decode and between pieces of a long one (Options.Yield)
+	// settled, if set, is told of each wave fetchWaves settles (stored,
+	// or failed), without the loader's lock.
+	settled  func(id uint32)
+	decoding sync.Mutex // progressive: one wave decodes at a time, so a yield lets the event loop in
 
 	mu     sync.Mutex
 	blocks map[uint32]*dat.LandBlock // by landblock id; nil value = known missing
@@ -351,6 +354,9 @@ func (l *loader) fetchWaves(ctx context.Context) {
 		}
 		l.spawnLocked(ctx)
 		l.mu.Unlock()
+		if l.settled != nil {
+			l.settled(id)
+		}
 	}
 }
 

@@ -428,8 +428,14 @@ func TestStarted(t *testing.T) {
 	h.mu.Lock()
 	head := h.order[0]
 	h.mu.Unlock()
+	// Started closes when the wave is in, not at the next tick: no tick runs
+	// from here.
 	portal.release(head)
-	tickUntil(t, h, &now, func([]ambient.Event) bool { return !open() })
+	select {
+	case <-h.Started():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Started still open 10 s after the first wave came, with no tick (want it closed on the wave's arrival)")
+	}
 	if !h.Retained(head) {
 		t.Error("Started closed before the first wave was in")
 	}
@@ -566,3 +572,35 @@ func TestYieldsBeforeEachDecode(t *testing.T) {
 		t.Errorf("%d yields for %d records fetched by the loader; want at least one each (and a ring's worth of records)", got, fetched)
 	}
 }
+
+// A move asks for its records at once, not at the next tick (which comes
+// with the mixer's next chunk): no tick runs here.
+func TestMoveLoadsAtOnce(t *testing.T) {
+	w := demoWorld(t)
+	river := landmark(t, "river")
+	cell := &askedFirst{Source: source.NewMemory(w.Cell), asked: make(chan uint32, 1)}
+	h := pageHost(t, source.NewMemory(w.Portal), cell, Options{Progressive: true})
+	h.Move(river)
+	select {
+	case id := <-cell.asked:
+		if bx, by := world.BlockX(id), world.BlockY(id); abs(bx-world.BlockX(river.ObjCellID)) > 1 || abs(by-world.BlockY(river.ObjCellID)) > 1 {
+			t.Errorf("first landblock asked 0x%08X; want one of the river's ring", id)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no landblock asked for 10 s after a move, with no tick (want the move's records asked at once)")
+	}
+}
+
+// askedFirst is a cell source that says which record it was first asked for.
+type askedFirst struct {
+	source.Source
+	once  sync.Once
+	asked chan uint32
+}
+
+func (a *askedFirst) Get(ctx context.Context, id uint32) ([]byte, error) {
+	a.once.Do(func() { a.asked <- id })
+	return a.Source.Get(ctx, id)
+}
+
+func abs(n int) int { return max(n, -n) }

@@ -215,6 +215,7 @@ func New(ctx context.Context, portal, cell source.Source, opt Options) (*Host, e
 	h.ld.progressive = h.opt.Progressive
 	h.ld.kept = newKept(opt.KeepWaveBytes)
 	h.ld.yield = opt.Yield
+	h.ld.settled = h.waveSettled
 	h.ld.stats.Records, h.ld.stats.Bytes = 1, int64(n)
 	h.eng = ambient.New(region, h.ld, h.ld, opt.Config)
 	if opt.Captions && opt.EventLog > 0 {
@@ -279,7 +280,8 @@ func (h *Host) SetCameraPOS(text string, heading float64) (world.Where, error) {
 	return world.WhereOf(sp.Pos), nil
 }
 
-// Move sets the player's position; it applies at the next Tick. A position
+// Move sets the player's position: the engine hears it at the next Tick,
+// and the records it needs are asked for at once (unless Sync). A position
 // with a coordinate that is not a finite number is ignored.
 func (h *Host) Move(p world.Position) {
 	if !finitePos(p) {
@@ -287,6 +289,13 @@ func (h *Host) Move(p world.Position) {
 	}
 	h.mu.Lock()
 	h.player, h.moved = &p, true
+	if !h.opt.Sync {
+		// The records go now, not at the next tick: ticks come with the
+		// chunks the mixer renders, up to 40 ms apart in the page's worker
+		// before the click (bench/firstsound). The tick's own fetch finds
+		// this load running for the same records and leaves it.
+		h.fetchAt(p, h.now, false)
+	}
 	h.mu.Unlock()
 }
 
@@ -464,6 +473,7 @@ func (h *Host) fetchAt(pos world.Position, now float64, isRetry bool) {
 		// Progressive: the waves of what came are asked for at the next
 		// tick, after the rebuild it may bring, in that rebuild's order.
 		h.wavesDue = h.opt.Progressive && h.ld.wavesToAsk(n.blocks)
+		h.checkStarted() // a load that brought nothing new (a retry) may be all it waited for
 		h.mu.Unlock()
 	}()
 }
@@ -533,6 +543,22 @@ func (h *Host) checkStarted() {
 		return
 	}
 	h.startOnce.Do(func() { close(h.started) })
+}
+
+// waveSettled runs checkStarted as soon as the first wave of the hearing
+// order has settled (and a load's end does too), rather than at the next
+// tick: the tick comes with the
+// next chunk the mixer renders, up to 40 ms later in the worker before the
+// click, and the page's "Click to listen" waits for Started
+// (bench/firstsound). The engine plays the wave at its next tick all the
+// same; a click in between hears it first (the worklet skips the silence
+// queued ahead of the stream's first sound).
+func (h *Host) waveSettled(id uint32) {
+	h.mu.Lock()
+	if len(h.order) > 0 && h.order[0] == id {
+		h.checkStarted()
+	}
+	h.mu.Unlock()
 }
 
 // Started is closed once the page could hear a first sound: the first load
