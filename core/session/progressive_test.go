@@ -604,3 +604,42 @@ func (a *askedFirst) Get(ctx context.Context, id uint32) ([]byte, error) {
 }
 
 func abs(n int) int { return max(n, -n) }
+
+// A move's load can end before its first tick (it starts at the move):
+// Started waits for the tick's rebuild and the wave it orders first, not
+// for the load alone.
+func TestStartedWaitsForTheRebuild(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(source.NewMemory(w.Portal))
+	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
+	h.Move(landmark(t, "river"))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		h.mu.Lock()
+		done := h.loadsDone > 0
+		h.mu.Unlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the move's load did not end in 10 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-h.Started():
+		t.Fatal("Started closed when the move's load ended, before any tick had rebuilt with it or its first wave had come")
+	default:
+	}
+	now := 0.0
+	h.Tick(now)
+	h.mu.Lock()
+	head := h.order[0]
+	h.mu.Unlock()
+	portal.release(head)
+	select {
+	case <-h.Started():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Started still open 10 s after the first wave came")
+	}
+}

@@ -536,7 +536,9 @@ func (h *Host) settled(partial bool, at need) rebuildState {
 // what it brought, and (Progressive) the first wave of the hearing order
 // is in, or is no longer on its way (it failed, and waits for a retry).
 func (h *Host) checkStarted() {
-	if h.opt.Sync || h.loadsDone == 0 || h.load.running() || h.ld.generation() != h.rebuiltGen && h.rebuild.lacking() {
+	// !placed: no tick has rebuilt for the position yet (a move's load can
+	// end before its first tick), and the rebuild state says nothing.
+	if h.opt.Sync || !h.placed || h.loadsDone == 0 || h.load.running() || h.ld.generation() != h.rebuiltGen && h.rebuild.lacking() {
 		return
 	}
 	if h.opt.Progressive && len(h.order) > 0 && !h.ld.waveSettled(h.order[0]) {
