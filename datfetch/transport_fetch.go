@@ -172,6 +172,7 @@ type streamBody struct {
 	reader js.Value
 	stop   func() bool
 	byob   js.Value // the buffer a BYOB reader fills (undefined: default reader)
+	size   int      // its length in bytes
 	chunk  jsBytes  // default reader: what is left of the last chunk
 	left   int64    // bytes still to come, known from the answer's length (-1: unknown)
 	done   bool
@@ -189,11 +190,11 @@ const (
 func newStreamBody(body js.Value, length int64, stop func() bool) *streamBody {
 	b := &streamBody{stop: stop, left: length}
 	if r, ok := byobReader(body); ok {
-		size := int64(byobBuffer)
+		b.size = byobBuffer
 		if length > 0 {
-			size = min(length, byobMax)
+			b.size = int(min(length, byobMax))
 		}
-		b.reader, b.byob = r, js.Global().Get("ArrayBuffer").New(size)
+		b.reader, b.byob = r, js.Global().Get("ArrayBuffer").New(b.size)
 	} else {
 		b.reader = body.Call("getReader")
 	}
@@ -252,7 +253,7 @@ func (b *streamBody) readBYOB(p []byte) (int, error) {
 		if b.done {
 			return 0, io.EOF
 		}
-		view := js.Global().Get("Uint8Array").New(b.byob, 0, min(len(p), b.byob.Get("byteLength").Int()))
+		view := js.Global().Get("Uint8Array").New(b.byob, 0, min(len(p), b.size))
 		res, err := jsawait.Await(b.reader.Call("read", view))
 		if err != nil {
 			return 0, err

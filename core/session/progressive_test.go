@@ -425,17 +425,9 @@ func TestStarted(t *testing.T) {
 	if !open() {
 		t.Fatal("Started closed with the first wave still on the wire")
 	}
-	h.mu.Lock()
-	head := h.order[0]
-	h.mu.Unlock()
 	// Started closes when the wave is in, not at the next tick: no tick runs
 	// from here.
-	portal.release(head)
-	select {
-	case <-h.Started():
-	case <-time.After(10 * time.Second):
-		t.Fatal("Started still open 10 s after the first wave came, with no tick (want it closed on the wave's arrival)")
-	}
+	head := releaseHead(t, h, portal)
 	if !h.Retained(head) {
 		t.Error("Started closed before the first wave was in")
 	}
@@ -631,8 +623,14 @@ func TestStartedWaitsForTheRebuild(t *testing.T) {
 		t.Fatal("Started closed when the move's load ended, before any tick had rebuilt with it or its first wave had come")
 	default:
 	}
-	now := 0.0
-	h.Tick(now)
+	h.Tick(0)
+	releaseHead(t, h, portal)
+}
+
+// releaseHead lets the first wave of h's hearing order come from portal and
+// waits, running no tick, for Started to close; it returns that wave.
+func releaseHead(t *testing.T, h *Host, portal *gatedWaves) uint32 {
+	t.Helper()
 	h.mu.Lock()
 	head := h.order[0]
 	h.mu.Unlock()
@@ -640,6 +638,7 @@ func TestStartedWaitsForTheRebuild(t *testing.T) {
 	select {
 	case <-h.Started():
 	case <-time.After(10 * time.Second):
-		t.Fatal("Started still open 10 s after the first wave came")
+		t.Fatal("Started still open 10 s after the first wave came, with no tick (want it closed on the wave's arrival)")
 	}
+	return head
 }

@@ -548,13 +548,12 @@ func (h *Host) checkStarted() {
 }
 
 // waveSettled runs checkStarted as soon as the first wave of the hearing
-// order has settled (and a load's end does too), rather than at the next
-// tick: the tick comes with the
-// next chunk the mixer renders, up to 40 ms later in the worker before the
-// click, and the page's "Click to listen" waits for Started
-// (bench/firstsound). The engine plays the wave at its next tick all the
-// same; a click in between hears it first (the worklet skips the silence
-// queued ahead of the stream's first sound).
+// order has settled (a load's end does too), rather than at the next tick:
+// ticks come with the chunks the mixer renders, up to 40 ms apart in the
+// worker before the click, and the page's "Click to listen" waits for
+// Started (bench/firstsound). The engine plays the wave at its next tick
+// all the same; a click in between hears it first (the worklet skips the
+// silence queued ahead of the stream's first sound).
 func (h *Host) waveSettled(id uint32) {
 	h.mu.Lock()
 	if len(h.order) > 0 && h.order[0] == id {
