@@ -25,6 +25,9 @@ function worklet() {
   return {
     p, reports,
     send(v, frames = CHUNK) { feed.onmessage({ data: { chunk: new Float32Array(2 * frames).fill(v), sound: v !== 0 } }); },
+    // pre sends a chunk of the clock's mixing before the click (the worker's
+    // Output.mix while the context waits).
+    pre(v) { feed.onmessage({ data: { chunk: new Float32Array(2 * CHUNK).fill(v), sound: v !== 0, pre: true } }); },
     play(n) {
       const heard = [];
       for (let i = 0; i < n; i++) {
@@ -110,4 +113,58 @@ test("worklet: a flush empties the queue and forgets its sound", () => {
   for (let i = 0; i < 8; i++) w.send(0);
   w.send(0.5);
   assert.equal(w.p.skipped, 6144, "silence after a flush is skipped as at the start");
+});
+
+test("worklet: while the context waits it keeps the clock's latest HOLD (8192) frames, and acknowledges each chunk", () => {
+  const w = worklet();
+  for (let i = 0; i < 20; i++) w.pre(i + 1); // 20 chunks of sound, each its own value
+  assert.equal(w.p.queued, 8192, "held");
+  assert.equal(w.reports.length, 20, "a report for every chunk taken");
+  const r = w.reports.at(-1);
+  assert.deepEqual([r.queued, r.received, r.live], [8192, 20 * CHUNK, false]);
+  // The first quantum plays the oldest held (chunk 13's), reports at once
+  // that the context runs, and counts no underrun.
+  const heard = w.play(1);
+  assert.equal(heard[0], 13);
+  assert.equal(w.reports.at(-1).live, true);
+  assert.equal(w.p.underruns, 0);
+});
+
+test("worklet: the first sound held after silence keeps KEEP (2048) frames of it ahead, and the click hears it then", () => {
+  const w = worklet();
+  for (let i = 0; i < 12; i++) w.pre(0);
+  w.pre(0.5);
+  assert.deepEqual([w.p.queued, w.p.skipped], [2048 + 1024, 6144]);
+  assert.equal(w.play(24).indexOf(0.5), 2048);
+});
+
+test("worklet: a held sound dropped as past leaves the next one to skip silence again", () => {
+  const w = worklet();
+  w.pre(0.5);
+  for (let i = 0; i < 9; i++) w.pre(0); // the sound is dropped: 9216 frames of silence came after it
+  assert.deepEqual([w.p.queued, w.p.sounded], [8192, false]);
+  w.pre(0.25);
+  assert.equal(w.p.queued, 2048 + 1024);
+  assert.equal(w.play(24).indexOf(0.25), 2048);
+});
+
+test("worklet: held chunks are not the feed: silence after them counts no underrun until the feed's first chunk", () => {
+  const w = worklet();
+  w.pre(0.5);
+  w.play(10); // the context runs: the held chunk plays out, then nothing comes
+  assert.equal(w.p.underruns, 0);
+  w.send(0.5, 128);
+  w.play(2);
+  assert.equal(w.p.underruns, 1, "an underrun once the feed began");
+});
+
+test("worklet: once the context runs, the clock's chunks queue as they come (nothing is dropped)", () => {
+  const w = worklet();
+  w.play(1);
+  for (let i = 0; i < 12; i++) w.pre(0.5);
+  assert.equal(w.p.queued, 12 * CHUNK);
+  // A flush (the audio stops) lets the queue hold again.
+  w.p.take({ flush: true });
+  for (let i = 0; i < 12; i++) w.pre(0.5);
+  assert.equal(w.p.queued, 8192);
 });

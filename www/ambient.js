@@ -177,8 +177,10 @@ export class AmbientAudio {
     }
     const ctx = this._ctx;
     if (!ctx) return { running: false, waitingForGesture: false, sampleRate: 0 };
-    // The worker sends its pre-roll now, so that it is on the audio
-    // thread's queue when the context's first quantum renders.
+    // The worklet holds the clock's latest mixing already (where it takes
+    // messages while the context waits; else the worker sends its pre-roll
+    // now); the worker starts its feed on this, or on the worklet's first
+    // report, whichever it sees first.
     this._link.post({ t: "audio", running: true });
     // Resumed even where the state reads "running": a stop() just before
     // (an element handing over to another) leaves a suspend() pending that
@@ -239,7 +241,7 @@ export class AmbientAudio {
    * sounds at once; one before it sounds when the wave arrives.
    * @returns {Promise<void>}
    */
-  started() { this._live(); return this._settle(this._link.call("started")).then(() => {}); }
+  started() { this._live(); return this._settle(this._link.started); }
 
   /**
    * The latest snapshot the worker posted (it posts one on every change;
@@ -546,11 +548,16 @@ class Link {
     this.onSnap = this.onEvents = this.onWave = this.onRegion = () => {};
     this.opened = new Promise((resolve, reject) => { this._opened = { resolve, reject }; });
     this.opened.catch(() => {});
+    // Settles when the worker says a first sound can be heard (it posts it
+    // unasked, after the snapshot of that moment).
+    this.started = new Promise((resolve, reject) => { this._started = { resolve, reject }; });
+    this.started.catch(() => {});
     w.onmessage = (e) => this._take(e.data);
     w.onerror = (e) => {
       e.preventDefault?.();
       const err = coded("wasm", `ambient: the engine's worker failed: ${e.message || "an error"}`);
       this._opened.reject(err);
+      this._started.reject(err);
       for (const p of this.waiting.values()) p.reject(err);
       this.waiting.clear();
     };
@@ -574,6 +581,7 @@ class Link {
   close() {
     this.w.terminate();
     const err = coded("disposed", "ambient: disposed");
+    this._started.reject(err);
     for (const p of this.waiting.values()) p.reject(err);
     this.waiting.clear();
   }
@@ -592,6 +600,10 @@ class Link {
         else p.resolve(m.value);
         break;
       }
+      case "started":
+        if (m.error) this._started.reject(coded(m.error.code, m.error.message, m.error));
+        else this._started.resolve();
+        break;
       case "chunk": this.waiting.get(m.id)?.onChunk?.(m.bytes, m.done, m.total); break;
       case "snap":
         if (m.state) { this.state = m.state; this.offData = m.offData || null; }

@@ -53,11 +53,26 @@ const QUIET_MS = 500;
 const STATS_MS = 500;
 
 // The pre-roll: the frames of the clock's latest mixing that the worklet
-// gets first when the audio starts (two chunks, 43 ms at 48 kHz). What was
-// mixed before them is the past: a queue's worth of it (683 ms) put the
+// gets first when the audio starts (two chunks, 43 ms at 48 kHz), where it
+// did not take the clock's chunks as they were mixed (PRE_FLIGHT). What
+// was mixed before them is the past: a queue's worth of it (683 ms) put the
 // first sound, mixed just before a click at started(), 0.4–0.7 s after the
 // click (bench/firstsound). The rest of the queue is mixed ahead at once.
 const PREROLL = 2048;
+
+// Before the click the clock's chunks go to the worklet as they are mixed
+// (ambient.worklet.js HOLD keeps the latest), so the click plays with no
+// message through this thread. An engine whose worklet takes no message
+// while its context waits gets this many frames unacknowledged, then the
+// pre-roll instead; what it did take is flushed at the start if it has
+// said nothing for STALE_MS.
+const PRE_FLIGHT = 4096;
+const STALE_MS = 100;
+
+// How many chunks ahead of real time the clock mixes at started(), for the
+// first sound (Output.ahead): oto's read-ahead and a tick's wait, and one
+// more.
+const AHEAD = 4;
 
 // ---- the stand-in oto/v2's js driver runs on (driver_js.go, v2.4.3)
 
@@ -124,7 +139,11 @@ class Output {
     this.target = 8192;
     this.running = false; // the page says its context runs
     this.sent = 0; // frames posted to the worklet
+    this.sounded = false; // a chunk with sound in it has been posted
+    this.mixed = false; // a chunk with sound in it has been mixed
     this.reportAt = 0; // when the worklet last reported
+    this.received = 0; // frames the worklet had received, as it last reported
+    this.queued = 0; // frames it held then
     this.preroll = []; // chunks mixed on the clock, the latest PREROLL frames
     this.clockAt = 0;
     this.debt = 0; // frames due on the clock, not yet mixed
@@ -156,29 +175,40 @@ class Output {
   idle() {
     if (!this.feeding) return;
     this.feeding = false;
-    if (this.port) this.port.postMessage({ flush: true });
+    if (this.port) this.flush();
   }
 
-  // kick starts the worklet's feed: the pre-roll at once, then the demand.
+  // flush empties the worklet's queue: what was sent counts as received.
+  flush() {
+    this.port.postMessage({ flush: true });
+    this.received = this.sent;
+    this.queued = 0;
+  }
+
+  // kick starts the worklet's feed: what it holds of the clock's mixing
+  // (or the pre-roll) first, then the demand.
   kick() {
     if (!this.running || !this.port || !this.sp || this.feeding) return;
     this.feeding = true;
     mark("fed");
     state.tiles.go();
-    this.reportAt = performance.now();
-    // The worklet's queue is empty (new, or flushed by setRunning(false)):
-    // what was sent before counts as received.
-    const base = this.sent;
+    const now = performance.now();
+    // Chunks it has not acknowledged for a while, it did not take while the
+    // context waited: it takes them now, old.
+    if (this.sent > this.received && now - this.reportAt > STALE_MS) this.flush();
+    this.reportAt = now;
     for (const c of this.preroll) this.send(c);
     this.preroll = [];
-    this.fill(0, base);
+    this.fill(this.queued, this.received);
   }
 
   onReport(r) {
     this.reportAt = performance.now();
+    this.received = r.received;
+    this.queued = r.queued;
     this.counts = { underruns: r.underruns, queued: r.queued, played: r.played, skipped: r.skipped };
     if (this.feeding) this.fill(r.queued, r.received);
-    else this.kick(); // the audio thread runs again (a gesture let the context resume)
+    else if (r.live) this.kick(); // the audio thread runs (again: a gesture let the context resume)
   }
 
   // fill tops the worklet's queue up to the target: what it held when it
@@ -197,9 +227,14 @@ class Output {
 
   // send posts a chunk, saying whether it holds sound: the worklet skips
   // silence queued ahead of a sound (ambient.worklet.js KEEP).
-  send(data) {
+  send(data, pre = false) {
     this.sent += data.length / 2;
-    this.port.postMessage({ chunk: data, sound: data.some((x) => x !== 0) }, [data.buffer]);
+    const sound = data.some((x) => x !== 0);
+    if (sound && !this.sounded) {
+      this.sounded = true;
+      mark("sound");
+    }
+    this.port.postMessage({ chunk: data, sound, pre }, [data.buffer]);
   }
 
   // clock mixes what real time made due while no worklet asks: the engine
@@ -220,11 +255,33 @@ class Output {
       this.idle(); // the audio thread does not ask (the context waits for a gesture): keep the clock
     }
     this.debt += (dt / 1000) * 48000;
+    while (this.debt >= this.sp.bufferSize) this.mix();
+  }
+
+  // ahead mixes the clock's next chunks now, before real time makes them
+  // due, until one holds sound (AHEAD at most): once the first wave is in,
+  // the engine plays it at its next tick, and oto's read-ahead
+  // (wasm/audio.go playerFrames) puts it a chunk or two later in the
+  // stream; at the clock's pace that was 100–150 ms after started()
+  // (bench/firstsound), and a click then played silence meanwhile. The
+  // clock then waits for real time to catch up.
+  ahead() {
+    if (!this.sp || this.feeding) return;
+    for (let i = 0; i < AHEAD && !this.mixed; i++) this.mix();
+  }
+
+  // mix mixes one chunk on the clock: to the worklet while it takes them,
+  // else into the pre-roll.
+  mix() {
     const chunk = this.sp.bufferSize;
-    while (this.debt >= chunk) {
-      this.debt -= chunk;
-      this.preroll.push(this.sp.render());
-      while (this.preroll.length * chunk > PREROLL) this.preroll.shift();
+    this.debt -= chunk;
+    const c = this.sp.render();
+    this.mixed ||= c.some((x) => x !== 0);
+    this.preroll.push(c);
+    while (this.preroll.length * chunk > PREROLL) this.preroll.shift();
+    if (this.port && this.sent - this.received < PRE_FLIGHT) {
+      for (const p of this.preroll) this.send(p, true);
+      this.preroll = [];
     }
   }
 
@@ -369,20 +426,28 @@ async function init(m) {
     return;
   }
   state.output.attach(StandInContext.made.processor);
-  state.started = state.api.started().then(() => mark("started"), () => {});
-  state.started.then(() => state.tiles.started());
-  state.started.then(() => early.drop());
   snapshot(true); // first: the page's state() answers from it once load() resolves
   mark("opened");
   post({ t: "opened", info });
+  // Started is posted when it happens, not asked for: a page's started()
+  // sent as a call waited behind the map's tile calls (up to 150 ms on a
+  // cold visit) for an answer the worker already had.
+  state.started = state.api.started().then(() => {
+    mark("started");
+    state.output.ahead();
+    snapshot(true); // the state() a page reads when started() resolves is this one
+    post({ t: "started" });
+    state.tiles.started();
+  }, (err) => post({ t: "started", error: errorOf(err) }));
+  state.started.finally(() => early.drop());
   setInterval(poll, POLL_MS);
   // Back online: ask at once for what failed, rather than at the host's
   // next backoff (up to 30 s away).
   self.addEventListener("online", () => state.api.retryNow());
 }
 
-// answer settles one of the page's promises (setPlayer, setCamera,
-// started, tile), by its request id. A setPlayer's snapshot goes first, so
+// answer settles one of the page's promises (setPlayer, setCamera, tile,
+// render), by its request id. A setPlayer's snapshot goes first, so
 // the page's state() agrees with the answer when it comes.
 async function answer(m) {
   let reply;
@@ -408,7 +473,7 @@ async function answer(m) {
     reply = { t: "reply", id: m.id, error: errorOf(err) };
   }
   // What the answer changed is in the page's snapshot before the answer.
-  if (m.name === "setPlayer" || m.name === "started") snapshot(m.name === "started");
+  if (m.name === "setPlayer") snapshot(false);
   post(reply);
 }
 

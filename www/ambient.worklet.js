@@ -23,6 +23,15 @@ const REPORT = 8;
 // the engine's by what it skipped, once, not at every sound after a pause.
 const KEEP = 2048;
 
+// What the queue holds while the context waits (frames, 171 ms at 48
+// kHz): before the click the worker sends the engine's clock here as it
+// mixes it (marked pre), and the queue keeps its latest HOLD frames, so
+// that the click's first quantum plays them with no message to the worker
+// first (a cold visit's click waited 40–110 ms for a worker busy decoding
+// the ring's waves, bench/firstsound), and the worker has this long to
+// start its feed. Older frames are the past: dropped.
+const HOLD = 8192;
+
 class AmbientOutput extends AudioWorkletProcessor {
   constructor() {
     super();
@@ -34,7 +43,8 @@ class AmbientOutput extends AudioWorkletProcessor {
     this.received = 0; // frames received, all told
     this.played = 0;
     this.underruns = 0;
-    this.began = false; // a chunk has come: silence from now on is an underrun
+    this.began = false; // a chunk of the feed has come: silence from now on is an underrun
+    this.live = false; // process() has run since the stream began (or was flushed): the context runs
     this.quanta = 0;
     this.feed = null;
     this.port.onmessage = (e) => {
@@ -53,20 +63,33 @@ class AmbientOutput extends AudioWorkletProcessor {
       this.queued = 0;
       this.sounded = false;
       this.began = false;
+      this.live = false;
       return;
     }
     const n = m.chunk.length / 2;
     this.received += n;
-    this.began = true;
+    if (!m.pre) this.began = true;
     const first = m.sound && !this.sounded && this.queued > KEEP;
     m.chunk.sound = !!m.sound;
     if (m.sound) this.sounded = true;
     this.chunks.push(m.chunk);
     this.queued += n;
-    if (first) {
-      this.skip(n);
-      this.report();
+    if (first) this.skip(n);
+    if (m.pre && !this.live) this.hold();
+    // A pre chunk is acknowledged at once: the worker sends the next only
+    // to a queue that takes them while the context waits.
+    if (first || m.pre) this.report();
+  }
+
+  // hold drops the oldest chunks past HOLD frames while the context waits;
+  // a sound they held is gone, and the next one skips silence again (KEEP).
+  hold() {
+    while (this.chunks.length > 1 && this.queued - (this.chunks[0].length / 2 - this.at) >= HOLD) {
+      this.queued -= this.chunks[0].length / 2 - this.at;
+      this.chunks.shift();
+      this.at = 0;
     }
+    this.sounded = this.chunks.some((c) => c.sound);
   }
 
   // skip drops whole chunks of silence from the queue's front while KEEP
@@ -83,11 +106,13 @@ class AmbientOutput extends AudioWorkletProcessor {
   }
 
   report() {
-    this.feed?.postMessage({ queued: this.queued, received: this.received, played: this.played, underruns: this.underruns, skipped: this.skipped });
+    this.feed?.postMessage({ queued: this.queued, received: this.received, played: this.played, underruns: this.underruns, skipped: this.skipped, live: this.live });
   }
 
   process(_inputs, outputs) {
     if (this.closed) return false;
+    const starting = !this.live;
+    this.live = true;
     const out = outputs[0], L = out[0], R = out[1] || out[0];
     const want = L.length;
     let i = 0;
@@ -107,9 +132,10 @@ class AmbientOutput extends AudioWorkletProcessor {
       if (R !== L) R.fill(0, i);
       if (this.began) this.underruns++;
     }
-    // Every REPORT quanta, and every quantum it starves (the worker then
-    // learns at once that the audio thread runs).
-    if (++this.quanta % REPORT === 0 || i < want) this.report();
+    // Every REPORT quanta, the first since the context ran, and every
+    // quantum it starves (the worker then learns at once that the audio
+    // thread runs).
+    if (++this.quanta % REPORT === 0 || i < want || starting) this.report();
     return true;
   }
 }

@@ -183,10 +183,12 @@ async function startPage() {
     // A move made meanwhile (a click, the Go box) supersedes the first one's
     // answer, and the player is then still on its way: test the first spot.
     const p = movement.player ?? first, bx = blockOf(p.X), by = blockOf(p.Y), B = a.info.bounds;
+    // Asked beside the wait for started(), not before it: the tile's answer
+    // comes in turn with the map's own tiles, and the click need not wait.
     if (!B || (bx >= B.bx0 && bx <= B.bx1 && by >= B.by0 && by <= B.by1)) {
-      const t = await a.tile(bx, by).catch(() => undefined);
-      if (my !== generation) return;
-      if (t === null) source.say(noCells(src, hexId(landblockId(bx, by))));
+      a.tile(bx, by).then((t) => {
+        if (my === generation && t === null) source.say(noCells(src, hexId(landblockId(bx, by))));
+      }, () => {});
     }
     // The click then sounds at once. A newer connect() disposes this
     // instance, which rejects the wait: not a failure of this one.

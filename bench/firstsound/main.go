@@ -576,8 +576,9 @@ var startMarks = []struct{ key, label string }{
 	{"setPlayer", "the page's first setPlayer()"},
 	{"moved", "the engine has the position (Go's setPlayer)"},
 	{"started", "started(): a first sound can be heard"},
+	{"sound", "the first sound mixed, posted to the worklet (held there until the click)"},
 	{"start", "start() called (the click)"},
-	{"fed", "the worker feeds the worklet"},
+	{"fed", "the worker feeds the worklet (after the click: what it held plays first)"},
 }
 
 // visitGroup is one link's cold or warm visits.

@@ -627,6 +627,49 @@ func TestStartedWaitsForTheRebuild(t *testing.T) {
 	releaseHead(t, h, portal)
 }
 
+// A load that ends after the move's tick rebuilds as it ends, not at the
+// next tick: the first wave is asked for, and Started closes when it comes,
+// with no tick after the move's.
+func TestLoadEndRebuilds(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(source.NewMemory(w.Portal))
+	portal.tables = make(chan struct{}) // the load ends once they pass
+	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
+	h.Move(landmark(t, "river"))
+	h.Tick(0) // the move's rebuild, without the tables
+	h.mu.Lock()
+	ordered := len(h.order)
+	h.mu.Unlock()
+	if ordered != 0 {
+		t.Fatalf("the rebuild without SoundTables ordered %d waves; want none", ordered)
+	}
+	close(portal.tables)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		h.mu.Lock()
+		ordered = len(h.order)
+		h.mu.Unlock()
+		if ordered > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no rebuild 10 s after the tables were let through, with no tick (want the load's end to rebuild)")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	releaseHead(t, h, portal)
+	// The rebuild's events go out with the next tick's.
+	rebuilds := 0
+	for _, ev := range h.Tick(1.0 / 30) {
+		if ev.Kind == ambient.KindRebuild {
+			rebuilds++
+		}
+	}
+	if rebuilds != 1 {
+		t.Errorf("the tick after the load's end handed out %d rebuild events; want the load's rebuild's 1", rebuilds)
+	}
+}
+
 // releaseHead lets the first wave of h's hearing order come from portal and
 // waits, running no tick, for Started to close; it returns that wave.
 func releaseHead(t *testing.T, h *Host, portal *gatedWaves) uint32 {

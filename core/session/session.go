@@ -131,6 +131,8 @@ type Host struct {
 	load          loadState       // the background load's
 	loadingFor    need            // what it loads
 	events        []ambient.Event // this tick's, handed to the caller of Tick
+	between       []ambient.Event // a rebuild's between ticks (rebuildNow), handed out with the next tick's
+	rebuiltAt     bool            // rebuildNow rebuilt since the last tick: its captions look at the beds again
 	captions      *caption.Captioner
 	bedsDirty     bool     // the slider or ambient_sounds_enabled changed: the captions look at the beds again
 	order         []uint32 // the waves in the order the last rebuild wants them (Progressive)
@@ -358,7 +360,8 @@ func (h *Host) Recaption() {
 func (h *Host) Tick(now float64) []ambient.Event {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.events = h.events[:0]
+	h.events = append(h.events[:0], h.between...)
+	h.between = h.between[:0]
 	h.now = now
 	if h.player == nil {
 		return h.events
@@ -395,8 +398,9 @@ func (h *Host) Tick(now float64) []ambient.Event {
 	}
 	// A rebuild: on a move (the engine itself decides whether the cell
 	// changed), or at the same place when what the last one lacked arrived.
-	force := h.rebuild.lacking() && !h.load.running() && h.ld.generation() != h.rebuiltGen
-	rebuilt := false
+	force := h.rebuildDue()
+	rebuilt := h.rebuiltAt
+	h.rebuiltAt = false
 	if moved || force {
 		gen := h.ld.generation()
 		if h.eng.ChangePosition(now, h.cur, force) {
@@ -473,9 +477,36 @@ func (h *Host) fetchAt(pos world.Position, now float64, isRetry bool) {
 		// Progressive: the waves of what came are asked for at the next
 		// tick, after the rebuild it may bring, in that rebuild's order.
 		h.wavesDue = h.opt.Progressive && h.ld.wavesToAsk(n.blocks)
+		h.rebuildNow()
 		h.checkStarted() // a load that brought nothing new (a retry) may be all it waited for
 		h.mu.Unlock()
 	}()
+}
+
+// rebuildDue reports whether the last rebuild lacked records that have
+// come since, with no load running that may bring more: a rebuild at the
+// same place is due.
+func (h *Host) rebuildDue() bool {
+	return h.rebuild.lacking() && !h.load.running() && h.ld.generation() != h.rebuiltGen
+}
+
+// rebuildNow runs, as a load ends, the rebuild its records make due, rather
+// than at the next tick: before the click the page's worker ticks with the
+// chunks its clock mixes, up to 40 ms apart, and the first wave is asked
+// for (and Started waits) only once this rebuild has said which it is
+// (bench/firstsound). The rebuild is the one the next tick would make, at
+// the last tick's time; its events go out with that tick's. A move not yet
+// ticked is left to its tick, which rebuilds for the new place anyway.
+func (h *Host) rebuildNow() {
+	if !h.placed || h.moved || !h.rebuildDue() {
+		return
+	}
+	gen := h.ld.generation()
+	if h.eng.ChangePosition(h.now, h.cur, true) {
+		h.rebuiltAt = true
+		h.afterRebuild(gen)
+		h.between = append(h.between, h.eng.Events()...)
+	}
 }
 
 // needs is what the current position's rebuild reads, plus the rings of the
