@@ -105,6 +105,24 @@ class AmbientOutput extends AudioWorkletProcessor {
     }
   }
 
+  // lead drops, as the context starts on what it held (no chunk of the
+  // feed yet), the silence queued ahead of a sound it holds, but KEEP frames
+  // of the queue: a click just after started()
+  // found the first sound behind KEEP frames of silence, heard 43 ms late.
+  // Nothing has played yet: the audio clock's offset to the engine's is set
+  // from here on, once.
+  lead() {
+    if (!this.chunks.some((c) => c.sound)) return;
+    while (!this.chunks[0].sound) {
+      const left = this.chunks[0].length / 2 - this.at;
+      if (this.queued - left < KEEP) break;
+      this.chunks.shift();
+      this.at = 0;
+      this.queued -= left;
+      this.skipped += left;
+    }
+  }
+
   report() {
     this.feed?.postMessage({ queued: this.queued, received: this.received, played: this.played, underruns: this.underruns, skipped: this.skipped, live: this.live });
   }
@@ -113,6 +131,7 @@ class AmbientOutput extends AudioWorkletProcessor {
     if (this.closed) return false;
     const starting = !this.live;
     this.live = true;
+    if (starting && !this.began) this.lead();
     const out = outputs[0], L = out[0], R = out[1] || out[0];
     const want = L.length;
     let i = 0;
