@@ -648,6 +648,7 @@ class Output {
     const { port1, port2 } = new MessageChannel();
     node.port.postMessage({ port: port2 }, [port2]);
     link.post({ t: "port", port: port1, target: QUEUE }, [port1]);
+    performance.mark?.("acambient:worklet");
     this.node = node;
   }
 
@@ -734,6 +735,7 @@ class ContextAhead {
     if (this._warm && this._wave) setTimeout(() => {
       if (this._over || this._ctx) return;
       this._ctx = newContext();
+      performance.mark?.("acambient:context");
       if (this._ctx && this.onMade) this.onMade(this._ctx);
     });
   }

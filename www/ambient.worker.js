@@ -62,17 +62,19 @@ const PREROLL = 2048;
 
 // Before the click the clock's chunks go to the worklet as they are mixed
 // (ambient.worklet.js HOLD keeps the latest), so the click plays with no
-// message through this thread. An engine whose worklet takes no message
-// while its context waits gets this many frames unacknowledged, then the
-// pre-roll instead; what it did take is flushed at the start if it has
-// said nothing for STALE_MS.
-const PRE_FLIGHT = 4096;
-const STALE_MS = 100;
+// message through this thread. A worklet that takes no message while its
+// context waits (none of the three engines here) gets this many frames
+// unacknowledged, then the pre-roll instead, and at the start a flush of
+// what it will take late; one that does may be this far behind while this
+// thread is busy (a clock tick after a long task mixes up to 250 ms).
+const PRE_FLIGHT = 12288;
 
 // How many chunks ahead of real time the clock mixes at started(), for the
-// first sound (Output.ahead): oto's read-ahead and a tick's wait, and one
-// more.
-const AHEAD = 4;
+// first sound (Output.ahead): a tick's wait (1600 frames at 30 Hz) and
+// oto's read-ahead (up to twice wasm/audio.go playerFrames, 4096) are 5.6
+// chunks at most; the sound came in the third mostly (bench/firstsound),
+// and after the fourth once in three runs.
+const AHEAD = 8;
 
 // ---- the stand-in oto/v2's js driver runs on (driver_js.go, v2.4.3)
 
@@ -130,8 +132,9 @@ globalThis.document = new EventTarget();
 
 // Output drives oto's stand-in processor: it keeps the worklet's queue at
 // its target (what the worklet last said it held, less what is on its way),
-// and while nothing asks keeps the engine's clock, holding the latest
-// PREROLL frames for the moment the audio starts.
+// and while nothing asks keeps the engine's clock, its chunks going to the
+// worklet, which holds the latest for the moment the audio starts (or,
+// where it does not take them then, kept here: the pre-roll).
 class Output {
   constructor() {
     this.sp = null; // oto's processor, once the Go side has opened
@@ -143,6 +146,7 @@ class Output {
     this.mixed = false; // a chunk with sound in it has been mixed
     this.reportAt = 0; // when the worklet last reported
     this.received = 0; // frames the worklet had received, as it last reported
+    this.holds = false; // it took a chunk while its context waited (ambient.worklet.js HOLD)
     this.queued = 0; // frames it held then
     this.preroll = []; // chunks mixed on the clock, the latest PREROLL frames
     this.clockAt = 0;
@@ -193,9 +197,9 @@ class Output {
     mark("fed");
     state.tiles.go();
     const now = performance.now();
-    // Chunks it has not acknowledged for a while, it did not take while the
-    // context waited: it takes them now, old.
-    if (this.sent > this.received && now - this.reportAt > STALE_MS) this.flush();
+    // Chunks sent to a worklet that takes none while its context waits are
+    // taken now, old.
+    if (!this.holds && this.sent > this.received) this.flush();
     this.reportAt = now;
     for (const c of this.preroll) this.send(c);
     this.preroll = [];
@@ -206,6 +210,7 @@ class Output {
     this.reportAt = performance.now();
     this.received = r.received;
     this.queued = r.queued;
+    if (r.live === false) this.holds = true;
     this.counts = { underruns: r.underruns, queued: r.queued, played: r.played, skipped: r.skipped };
     if (this.feeding) this.fill(r.queued, r.received);
     else if (r.live) this.kick(); // the audio thread runs (again: a gesture let the context resume)
@@ -435,7 +440,9 @@ async function init(m) {
   state.started = state.api.started().then(() => {
     mark("started");
     state.output.ahead();
-    snapshot(true); // the state() a page reads when started() resolves is this one
+    // The state() a page reads when started() resolves is this one; the
+    // stats, at most STATS_MS old as ever (their conversion costs 7–18 ms).
+    snapshot(true, false);
     post({ t: "started" });
     state.tiles.started();
   }, (err) => post({ t: "started", error: errorOf(err) }));
@@ -504,8 +511,9 @@ function poll() {
 }
 
 // snapshot posts the state when it changed (always with force), the stats
-// at most every second, and the landblocks' presence when it changed.
-function snapshot(force) {
+// every STATS_MS (and with force, unless not stats), and the landblocks'
+// presence when it changed.
+function snapshot(force, stats = force) {
   // Go hands the state over only when it changed since it last did
   // (wasm/main.go's state), or when asked to: forced, or the off-data
   // landblock changed.
@@ -522,7 +530,7 @@ function snapshot(force) {
     m.state = s;
     m.offData = off;
   }
-  if (force || now - state.lastStats >= STATS_MS) {
+  if (stats || now - state.lastStats >= STATS_MS) {
     state.lastStats = now;
     const st = call("stats");
     st.wasmMemory = state.memory ? state.memory.buffer.byteLength : 0;
