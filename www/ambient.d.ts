@@ -362,8 +362,10 @@ export declare class AmbientAudio {
   /**
    * Resolves once a first sound can be heard where the player stands: the
    * ring's landblocks and SoundTables have come, and the first wave the
-   * engine wants (the loudest bed's) has come or failed. A click then sounds
-   * at once; one before it sounds when the wave arrives.
+   * engine wants (the loudest bed's) has come or failed; with the audio
+   * context made ahead of the click, the first chunk of that sound is in the
+   * worklet's queue already. A click then sounds at once; one before it
+   * sounds when the wave arrives. The worker posts it as it happens.
    */
   started(): Promise<void>;
   /**

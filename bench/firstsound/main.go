@@ -575,6 +575,8 @@ var startMarks = []struct{ key, label string }{
 	{"opened", "open() done (the region)"},
 	{"setPlayer", "the page's first setPlayer()"},
 	{"moved", "the engine has the position (Go's setPlayer)"},
+	{"context", "the audio context made ahead of the click"},
+	{"worklet", "the worklet's port handed to the worker"},
 	{"started", "started(): a first sound can be heard"},
 	{"sound", "the first sound mixed, posted to the worklet (held there until the click)"},
 	{"start", "start() called (the click)"},
