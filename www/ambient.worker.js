@@ -443,9 +443,7 @@ async function init(m) {
   state.started = state.api.started().then(() => {
     mark("started");
     state.output.ahead();
-    // The state() a page reads when started() resolves is this one; the
-    // stats, at most STATS_MS old as ever (their conversion costs 7–18 ms).
-    snapshot(true, false);
+    snapshot(true); // the state() and stats() a page reads when started() resolves are these
     post({ t: "started" });
     state.tiles.started();
   }, (err) => post({ t: "started", error: errorOf(err) }));
@@ -514,9 +512,9 @@ function poll() {
 }
 
 // snapshot posts the state when it changed (always with force), the stats
-// every STATS_MS (and with force, unless not stats), and the landblocks'
-// presence when it changed.
-function snapshot(force, stats = force) {
+// every STATS_MS (and with force), and the landblocks' presence when it
+// changed.
+function snapshot(force) {
   // Go hands the state over only when it changed since it last did
   // (wasm/main.go's state), or when asked to: forced, or the off-data
   // landblock changed.
@@ -533,7 +531,7 @@ function snapshot(force, stats = force) {
     m.state = s;
     m.offData = off;
   }
-  if (stats || now - state.lastStats >= STATS_MS) {
+  if (force || now - state.lastStats >= STATS_MS) {
     state.lastStats = now;
     const st = call("stats");
     st.wasmMemory = state.memory ? state.memory.buffer.byteLength : 0;
