@@ -178,13 +178,18 @@ func sessionFirst(t *testing.T, w *demo.World, pos string) (uint32, []uint32) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		// The first wave's ask comes after every table's (the rebuild that
-		// orders the waves reads them all); Started, once it is in.
+		// orders the waves reads them all); Started, once it is in. A load's
+		// end rebuilds and asks on its own goroutine (session rebuildNow),
+		// so the ask and Started may both come between two looks: the ask
+		// is read again once Started is closed (it comes first, or not at
+		// all where nothing is heard).
 		if w := portal.first(); w != 0 {
 			return w, tables.before(w)
 		}
 		select {
 		case <-h.Started():
-			return 0, tables.before(0)
+			w := portal.first()
+			return w, tables.before(w)
 		default:
 		}
 		if time.Now().After(deadline) {
