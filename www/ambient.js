@@ -691,23 +691,22 @@ function pieces(r) {
   if (!r.ok || !r.body || typeof MessageChannel !== "function") return r;
   const reader = r.body.getReader();
   let left = new Uint8Array(0);
-  const turn = () => new Promise((resolve) => {
-    const c = new MessageChannel();
-    c.port1.onmessage = () => { c.port1.close(); resolve(); };
-    c.port2.postMessage(null);
-  });
+  const c = new MessageChannel();
+  let wake = () => {};
+  c.port1.onmessage = () => wake();
+  const turn = () => new Promise((resolve) => { wake = resolve; c.port2.postMessage(null); });
   const body = new ReadableStream({
     async pull(controller) {
       if (!left.length) {
         const { done, value } = await reader.read();
-        if (done) { controller.close(); return; }
+        if (done) { c.port1.close(); controller.close(); return; }
         left = value;
       }
       controller.enqueue(left.subarray(0, PIECE));
       left = left.subarray(PIECE);
       await turn();
     },
-    cancel(why) { return reader.cancel(why); },
+    cancel(why) { c.port1.close(); return reader.cancel(why); },
   });
   return new Response(body, { status: r.status, statusText: r.statusText, headers: r.headers });
 }

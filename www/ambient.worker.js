@@ -142,7 +142,6 @@ class Output {
     this.target = 8192;
     this.running = false; // the page says its context runs
     this.sent = 0; // frames posted to the worklet
-    this.sounded = false; // a chunk with sound in it has been posted
     this.mixed = false; // a chunk with sound in it has been mixed
     this.reportAt = 0; // when the worklet last reported
     this.received = 0; // frames the worklet had received, as it last reported
@@ -196,11 +195,10 @@ class Output {
     this.feeding = true;
     mark("fed");
     state.tiles.go();
-    const now = performance.now();
     // Chunks sent to a worklet that takes none while its context waits are
     // taken now, old.
     if (!this.holds && this.sent > this.received) this.flush();
-    this.reportAt = now;
+    this.reportAt = performance.now();
     for (const c of this.preroll) this.send(c);
     this.preroll = [];
     this.fill(this.queued, this.received);
@@ -223,23 +221,30 @@ class Output {
     let need = this.target - queued - (this.sent - received);
     while (need >= chunk) {
       const t0 = performance.now();
-      this.send(this.sp.render());
+      this.send(this.render());
       this.renderMs += performance.now() - t0;
       this.renders++;
       need -= chunk;
     }
   }
 
-  // send posts a chunk, saying whether it holds sound: the worklet skips
-  // silence queued ahead of a sound (ambient.worklet.js KEEP).
-  send(data, pre = false) {
-    this.sent += data.length / 2;
-    const sound = data.some((x) => x !== 0);
-    if (sound && !this.sounded) {
-      this.sounded = true;
+  // render mixes the next chunk, noting on it whether it holds sound (the
+  // first such: the "sound" step of the start).
+  render() {
+    const c = this.sp.render();
+    c.sound = c.some((x) => x !== 0);
+    if (c.sound && !this.mixed) {
+      this.mixed = true;
       mark("sound");
     }
-    this.port.postMessage({ chunk: data, sound, pre }, [data.buffer]);
+    return c;
+  }
+
+  // send posts a chunk (render's), saying whether it holds sound: the
+  // worklet skips silence queued ahead of a sound (ambient.worklet.js KEEP).
+  send(data, pre = false) {
+    this.sent += data.length / 2;
+    this.port.postMessage({ chunk: data, sound: data.sound, pre }, [data.buffer]);
   }
 
   // clock mixes what real time made due while no worklet asks: the engine
@@ -280,9 +285,7 @@ class Output {
   mix() {
     const chunk = this.sp.bufferSize;
     this.debt -= chunk;
-    const c = this.sp.render();
-    this.mixed ||= c.some((x) => x !== 0);
-    this.preroll.push(c);
+    this.preroll.push(this.render());
     while (this.preroll.length * chunk > PREROLL) this.preroll.shift();
     if (this.port && this.sent - this.received < PRE_FLIGHT) {
       for (const p of this.preroll) this.send(p, true);
@@ -356,7 +359,6 @@ const state = {
   atWait: null, // resolves with the page's answer to the region's name
   firstWave: "", // the first wave record the Go side asked for
   pageModule: null, // takes the page's "module" message: the wasm it compiled, or why not (runWasm)
-  wasmIn: null, // settles once the wasm is compiled (or failed): its bytes are all in
 };
 
 const post = (m, transfer) => self.postMessage(m, transfer || []);
@@ -415,9 +417,10 @@ async function init(m) {
     ? (name) => new Promise((resolve) => { state.atWait = resolve; post({ t: "region", name }); })
     : m.at;
   if (m.at !== "ask") aim(m.at);
+  // Settles once the wasm is compiled (or failed): its bytes are all in.
   let wasmIn;
-  state.wasmIn = new Promise((resolve) => { wasmIn = resolve; });
-  prefetch(early, { portal: m.portal, cell: m.cell, listing: m.listing, at, hints: m.hints, onWave: wave, after: state.wasmIn }).catch(() => {});
+  const compiled = new Promise((resolve) => { wasmIn = resolve; });
+  prefetch(early, { portal: m.portal, cell: m.cell, listing: m.listing, at, hints: m.hints, onWave: wave, after: compiled }).catch(() => {});
   try {
     state.api = await runWasm(m.wasm, m.wasmExec, m.module, wasmIn);
     mark("go");

@@ -84,43 +84,37 @@ class AmbientOutput extends AudioWorkletProcessor {
   // hold drops the oldest chunks past HOLD frames while the context waits;
   // a sound they held is gone, and the next one skips silence again (KEEP).
   hold() {
-    while (this.chunks.length > 1 && this.queued - (this.chunks[0].length / 2 - this.at) >= HOLD) {
-      this.queued -= this.chunks[0].length / 2 - this.at;
-      this.chunks.shift();
-      this.at = 0;
-    }
+    this.shed(HOLD, false);
     this.sounded = this.chunks.some((c) => c.sound);
   }
 
   // skip drops whole chunks of silence from the queue's front while KEEP
   // frames or more of it would stay ahead of the sound's n.
-  skip(n) {
-    while (this.chunks.length && !this.chunks[0].sound) {
-      const left = this.chunks[0].length / 2 - this.at;
-      if (this.queued - n - left < KEEP) break;
-      this.chunks.shift();
-      this.at = 0;
-      this.queued -= left;
-      this.skipped += left;
-    }
-  }
+  skip(n) { this.skipped += this.shed(KEEP + n, true); }
 
   // lead drops, as the context starts on what it held (no chunk of the
   // feed yet), the silence queued ahead of a sound it holds, but KEEP frames
-  // of the queue: a click just after started()
-  // found the first sound behind KEEP frames of silence, heard 43 ms late.
-  // Nothing has played yet: the audio clock's offset to the engine's is set
-  // from here on, once.
+  // of the queue: a click just after started() found the first sound
+  // behind KEEP frames of silence, heard 43 ms late. Nothing has played
+  // yet: the audio clock's offset to the engine's is set from here on, once.
   lead() {
-    if (!this.chunks.some((c) => c.sound)) return;
-    while (!this.chunks[0].sound) {
+    if (this.chunks.some((c) => c.sound)) this.skipped += this.shed(KEEP, true);
+  }
+
+  // shed drops whole chunks from the queue's front (only silent ones if
+  // silent) while keep frames or more would stay, and returns the frames
+  // it dropped.
+  shed(keep, silent) {
+    let dropped = 0;
+    while (this.chunks.length && !(silent && this.chunks[0].sound)) {
       const left = this.chunks[0].length / 2 - this.at;
-      if (this.queued - left < KEEP) break;
+      if (this.queued - left < keep) break;
       this.chunks.shift();
       this.at = 0;
       this.queued -= left;
-      this.skipped += left;
+      dropped += left;
     }
+    return dropped;
   }
 
   report() {

@@ -578,7 +578,7 @@ var startMarks = []struct{ key, label string }{
 	{"context", "the audio context made ahead of the click"},
 	{"worklet", "the worklet's port handed to the worker"},
 	{"started", "started(): a first sound can be heard"},
-	{"sound", "the first sound mixed, posted to the worklet (held there until the click)"},
+	{"sound", "the first sound mixed (posted to the worklet, held there until the click)"},
 	{"start", "start() called (the click)"},
 	{"fed", "the worker feeds the worklet (after the click: what it held plays first)"},
 }

@@ -132,7 +132,7 @@ type Host struct {
 	loadingFor    need            // what it loads
 	events        []ambient.Event // this tick's, handed to the caller of Tick
 	between       []ambient.Event // a rebuild's between ticks (rebuildNow), handed out with the next tick's
-	rebuiltAt     bool            // rebuildNow rebuilt since the last tick: its captions look at the beds again
+	rebuiltSince  bool            // rebuildNow rebuilt since the last tick: its captions look at the beds again
 	captions      *caption.Captioner
 	bedsDirty     bool     // the slider or ambient_sounds_enabled changed: the captions look at the beds again
 	order         []uint32 // the waves in the order the last rebuild wants them (Progressive)
@@ -399,15 +399,10 @@ func (h *Host) Tick(now float64) []ambient.Event {
 	// A rebuild: on a move (the engine itself decides whether the cell
 	// changed), or at the same place when what the last one lacked arrived.
 	force := h.rebuildDue()
-	rebuilt := h.rebuiltAt
-	h.rebuiltAt = false
-	if moved || force {
-		gen := h.ld.generation()
-		if h.eng.ChangePosition(now, h.cur, force) {
-			rebuilt = true
-			h.afterRebuild(gen)
-			h.events = append(h.events, h.eng.Events()...)
-		}
+	rebuilt := h.rebuiltSince
+	h.rebuiltSince = false
+	if (moved || force) && h.rebuildAt(now, force, &h.events) {
+		rebuilt = true
 	}
 	h.checkStarted()
 	// Waves a load brought are asked for now, unless a rebuild is due (the
@@ -498,15 +493,22 @@ func (h *Host) rebuildDue() bool {
 // the last tick's time; its events go out with that tick's. A move not yet
 // ticked is left to its tick, which rebuilds for the new place anyway.
 func (h *Host) rebuildNow() {
-	if !h.placed || h.moved || !h.rebuildDue() {
-		return
+	if h.placed && !h.moved && h.rebuildDue() && h.rebuildAt(h.now, true, &h.between) {
+		h.rebuiltSince = true
 	}
+}
+
+// rebuildAt moves the engine to cur at now (force: a rebuild at the same
+// place), and when it rebuilt, takes its outcome and appends its events to
+// dst.
+func (h *Host) rebuildAt(now float64, force bool, dst *[]ambient.Event) bool {
 	gen := h.ld.generation()
-	if h.eng.ChangePosition(h.now, h.cur, true) {
-		h.rebuiltAt = true
-		h.afterRebuild(gen)
-		h.between = append(h.between, h.eng.Events()...)
+	if !h.eng.ChangePosition(now, h.cur, force) {
+		return false
 	}
+	h.afterRebuild(gen)
+	*dst = append(*dst, h.eng.Events()...)
+	return true
 }
 
 // needs is what the current position's rebuild reads, plus the rings of the
