@@ -22,7 +22,8 @@ type gatedWaves struct {
 	mu     sync.Mutex
 	open   map[uint32]chan struct{}
 	asked  []uint32
-	tables chan struct{} // nil: tables pass; else they wait for it to close
+	tables chan struct{}   // nil: tables pass; else they wait for it to close
+	pass   map[uint32]bool // tables that pass at once, tables or not
 }
 
 func newGatedWaves(src source.Source) *gatedWaves {
@@ -41,7 +42,7 @@ func (g *gatedWaves) gate(id uint32) chan struct{} {
 }
 
 func (g *gatedWaves) Get(ctx context.Context, id uint32) ([]byte, error) {
-	if g.tables != nil && dat.PortalKind(id) == dat.KindSoundTable {
+	if g.tables != nil && dat.PortalKind(id) == dat.KindSoundTable && !g.pass[id] {
 		select {
 		case <-g.tables:
 		case <-ctx.Done():
@@ -684,4 +685,66 @@ func releaseHead(t *testing.T, h *Host, portal *gatedWaves) uint32 {
 		t.Fatal("Started still open 10 s after the first wave came, with no tick (want it closed on the wave's arrival)")
 	}
 	return head
+}
+
+// TestPartialRebuildAsksNoWaves: a tick that rebuilds while the move's
+// load is still bringing the ring's SoundTables (the page's worker ticks
+// with the chunks its clock mixes, and the early requests bring some tables
+// at once) orders the waves of the tables that came, which is not the
+// order of the whole ring: its head is not the first sound's wave. Asked
+// for then, that wrong wave would go first, alone on the link, and the
+// first sound's would wait behind it (e2e TestPageEarlyRequests saw it in
+// Firefox: 0x0A000101 asked before the river's 0x0A000121). The waves wait
+// for the load's end, whose rebuild reads every table and asks in its order.
+func TestPartialRebuildAsksNoWaves(t *testing.T) {
+	w := demoWorld(t)
+	portal := newGatedWaves(source.NewMemory(w.Portal))
+	first := dat.DID(0x20000101) // the river ring's first table (core/hints TestJSONRoundTrip)
+	portal.tables = make(chan struct{})
+	portal.pass = map[uint32]bool{uint32(first): true}
+	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
+	h.Move(landmark(t, "river"))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h.ld.mu.Lock()
+		_, in := h.ld.tables[uint32(first)]
+		h.ld.mu.Unlock()
+		if in {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the ring's first table never came")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.Tick(0) // the move's rebuild, with one of the ring's tables
+	h.mu.Lock()
+	partial, ordered := h.rebuild == rebuildPartial, len(h.order)
+	h.mu.Unlock()
+	if !partial || ordered == 0 {
+		t.Fatalf("the move's rebuild: partial %v, %d waves ordered; want a partial rebuild that orders its table's waves", partial, ordered)
+	}
+	h.ld.mu.Lock()
+	queued, workers := len(h.ld.queue), h.ld.workers
+	h.ld.mu.Unlock()
+	if queued != 0 || workers != 0 {
+		t.Fatalf("the partial rebuild asked for waves while the load ran: %d queued, %d fetchers; want none", queued, workers)
+	}
+	close(portal.tables)
+	deadline = time.Now().Add(20 * time.Second)
+	for len(portal.requested()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no wave asked for 20 s after the tables came")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.mu.Lock()
+	head := h.eng.HearingOrder()[0]
+	h.mu.Unlock()
+	if got := portal.requested()[0]; got != head {
+		t.Errorf("the first wave asked for is 0x%08X; want the whole ring's head 0x%08X", got, head)
+	}
+	if head != 0x0A000121 {
+		t.Errorf("the river's first wave is 0x%08X; want 0x0A000121 (core/hints TestJSONRoundTrip's hint)", head)
+	}
 }

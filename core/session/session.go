@@ -462,20 +462,31 @@ func (h *Host) fetchAt(pos world.Position, now float64, isRetry bool) {
 	h.load, h.loadingFor = loadRunning, n
 	go func() {
 		h.ld.load(h.ctx, n)
-		h.mu.Lock()
-		if h.load == loadRunningStale {
-			h.load = loadAgain
-		} else {
-			h.load = loadIdle
-		}
-		h.loadsDone++
-		// Progressive: the waves of what came are asked for at the next
-		// tick, after the rebuild it may bring, in that rebuild's order.
-		h.wavesDue = h.opt.Progressive && h.ld.wavesToAsk(n.blocks)
-		h.rebuildNow()
-		h.checkStarted() // a load that brought nothing new (a retry) may be all it waited for
-		h.mu.Unlock()
+		h.loadEnded(n)
 	}()
+}
+
+// loadEnded is a background load's end, for n.
+func (h *Host) loadEnded(n need) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.load == loadRunningStale {
+		h.load = loadAgain
+	} else {
+		h.load = loadIdle
+	}
+	h.loadsDone++
+	// Progressive: the waves of what came are asked for at the next
+	// tick, after the rebuild it may bring, in that rebuild's order.
+	h.wavesDue = h.opt.Progressive && h.ld.wavesToAsk(n.blocks)
+	// A rebuild that ran while the load did, with its records all in, let
+	// nothing go, and none may follow: the records of the place left go
+	// now. A move not yet ticked is left to its tick (needs is still the
+	// last place's, and would drop the new one's).
+	if !h.rebuildNow() && h.placed && !h.moved {
+		h.letGo(h.needs())
+	}
+	h.checkStarted() // a load that brought nothing new (a retry) may be all it waited for
 }
 
 // rebuildDue reports whether the last rebuild lacked records that have
@@ -491,11 +502,14 @@ func (h *Host) rebuildDue() bool {
 // for (and Started waits) only once this rebuild has said which it is
 // (bench/firstsound). The rebuild is the one the next tick would make, at
 // the last tick's time; its events go out with that tick's. A move not yet
-// ticked is left to its tick, which rebuilds for the new place anyway.
-func (h *Host) rebuildNow() {
+// ticked is left to its tick, which rebuilds for the new place anyway. It
+// reports whether it rebuilt.
+func (h *Host) rebuildNow() bool {
 	if h.placed && !h.moved && h.rebuildDue() && h.rebuildAt(h.now, true, &h.between) {
 		h.rebuiltSince = true
+		return true
 	}
+	return false
 }
 
 // rebuildAt moves the engine to cur at now (force: a rebuild at the same
@@ -531,22 +545,37 @@ func (h *Host) needsAt(pos world.Position) need {
 func (h *Host) afterRebuild(gen uint64) {
 	h.rebuiltGen = gen
 	n := h.needs()
-	if h.opt.Progressive {
-		h.order = h.eng.HearingOrder()
-		h.wantWaves()
-		h.wavesDue = false
-	}
 	h.wavesSeen = h.ld.waveGeneration()
 	// Records that came while the engine rebuilt (a load runs beside it)
 	// may be some it looked for before they were there: then the rebuild
 	// lacked them, however complete the records are now.
 	at := needAt(h.cur)
 	h.rebuild = h.settled(h.ld.generation() != gen || !h.ld.readable(at), at)
+	if h.opt.Progressive {
+		h.order = h.eng.HearingOrder()
+		// A partial rebuild while a load runs orders the waves of the tables
+		// that came so far, not the ring's: asked for now, its head would go
+		// first and alone, and the first sound's wave wait behind it. The
+		// load's end rebuilds with them all (rebuildNow) and asks then; a
+		// load that brings nothing more leaves the ask to the next tick
+		// (wavesDue).
+		if h.rebuild != rebuildPartial || !h.load.running() {
+			h.wantWaves()
+			h.wavesDue = false
+		}
+	}
 	if h.rebuild.lacking() && h.retryAt <= h.now {
 		h.retryAt = h.now + h.retryWait
 	}
+	h.letGo(n)
+}
+
+// letGo lets go of the records no rebuild near here (n) reads and the
+// engine does not hold, unless a load runs: the load in flight fills what
+// evict would drop (loadEnded lets go then).
+func (h *Host) letGo(n need) {
 	if h.load.running() {
-		return // the load in flight fills what evict would drop
+		return
 	}
 	held := map[uint32]bool{}
 	h.eng.HeldTables(func(id uint32) { held[id] = true })
