@@ -699,15 +699,15 @@ func releaseHead(t *testing.T, h *Host, portal *gatedWaves) uint32 {
 func TestPartialRebuildAsksNoWaves(t *testing.T) {
 	w := demoWorld(t)
 	portal := newGatedWaves(source.NewMemory(w.Portal))
-	first := dat.DID(0x20000101) // the river ring's first table (core/hints TestJSONRoundTrip)
+	const first = 0x20000101 // the river ring's first table (core/hints TestJSONRoundTrip)
 	portal.tables = make(chan struct{})
-	portal.pass = map[uint32]bool{uint32(first): true}
+	portal.pass = map[uint32]bool{first: true}
 	h := pageHost(t, portal, source.NewMemory(w.Cell), Options{Progressive: true})
 	h.Move(landmark(t, "river"))
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		h.ld.mu.Lock()
-		_, in := h.ld.tables[uint32(first)]
+		_, in := h.ld.tables[first]
 		h.ld.mu.Unlock()
 		if in {
 			break

@@ -484,7 +484,7 @@ func (h *Host) loadEnded(n need) {
 	// now. A move not yet ticked is left to its tick (needs is still the
 	// last place's, and would drop the new one's).
 	if !h.rebuildNow() && h.placed && !h.moved {
-		h.letGo(h.needs())
+		h.letGo()
 	}
 	h.checkStarted() // a load that brought nothing new (a retry) may be all it waited for
 }
@@ -544,7 +544,6 @@ func (h *Host) needsAt(pos world.Position) need {
 // partial then too.
 func (h *Host) afterRebuild(gen uint64) {
 	h.rebuiltGen = gen
-	n := h.needs()
 	h.wavesSeen = h.ld.waveGeneration()
 	// Records that came while the engine rebuilt (a load runs beside it)
 	// may be some it looked for before they were there: then the rebuild
@@ -567,19 +566,19 @@ func (h *Host) afterRebuild(gen uint64) {
 	if h.rebuild.lacking() && h.retryAt <= h.now {
 		h.retryAt = h.now + h.retryWait
 	}
-	h.letGo(n)
+	h.letGo()
 }
 
-// letGo lets go of the records no rebuild near here (n) reads and the
-// engine does not hold, unless a load runs: the load in flight fills what
-// evict would drop (loadEnded lets go then).
-func (h *Host) letGo(n need) {
+// letGo lets go of the records no rebuild near here reads and the engine
+// does not hold, unless a load runs: the load in flight fills what evict
+// would drop (loadEnded lets go then).
+func (h *Host) letGo() {
 	if h.load.running() {
 		return
 	}
 	held := map[uint32]bool{}
 	h.eng.HeldTables(func(id uint32) { held[id] = true })
-	h.ld.evict(n, held)
+	h.ld.evict(h.needs(), held)
 }
 
 // settled is the rebuild's state: partial when it read a record not yet
